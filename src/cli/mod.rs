@@ -1,0 +1,4 @@
+//! Subcommands of the `tiao` binary. Each parses its arguments (clap) and formats output; the
+//! work is done by the library.
+
+pub mod perft;

@@ -1,0 +1,20 @@
+//! tiao (跳, "jump"): a game engine for draughts (international, brazilian, russian, duoyibu,
+//! english) and Nine Men's Morris.
+//!
+//! Layers, bottom up:
+//! - [`board`], [`rules`], [`movegen`], [`position`], [`draw`], [`notation`]: the draughts rules,
+//!   bitboard move generation and notation, generic over a rules type per variant;
+//! - [`game`]: the generic game interface the search is written against; [`variant`]: the run-time
+//!   choice of game, resolved once by [`dispatch!`];
+//! - [`perft`]: move-tree counting for every game.
+
+pub mod board;
+pub mod color;
+pub mod draw;
+pub mod game;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod variant;

@@ -1,0 +1,501 @@
+//! Draughts move generation, specialised per variant at compile time.
+//!
+//! Every function here is generic over `R: Rules` and over the side to move (`const WHITE`), so
+//! each rule fact (`R::FLYING_KINGS`, `R::MAJORITY`, ...) is a constant and the branches on it
+//! fold away; there is no run-time variant test in this module.
+//!
+//! - Captures are compulsory: when any capture exists only captures are generated
+//!   ([`captures`](self::capture)).
+//! - A capture sequence is completed: the piece keeps jumping while it can. For flying kings this
+//!   means that when some landing square allows a continuation, only continuing landings are legal.
+//! - Turkish strike: captured pieces stay on the board until the sequence ends; they block and
+//!   cannot be jumped twice. The moving piece's origin square is empty during the sequence.
+//! - Majority rule (when `R::MAJORITY`): only the sequences taking the most pieces are kept,
+//!   applied as moves are added.
+//! - Sequences with the same from, to and captured set are one move: they are added once.
+//! - Quiet moves, including the duoyibu king rule (`R::KING_OPPOSITION`).
+//!
+//! [`count`] is the bulk counter used at the last ply of perft: quiet moves are counted by
+//! popcount without being listed.
+
+mod list;
+
+pub use list::{MAX_MOVES, Move, MoveList, PROMOTES};
+
+use crate::board::{Bits, DOWN_LEFT, DOWN_RIGHT, Geometry, UP_LEFT, UP_RIGHT, reverse, step};
+use crate::color::Color;
+use crate::position::Position;
+use crate::rules::{MidCapturePromotion, Rules};
+
+/// No previous jump direction.
+const NO_DIR: usize = 4;
+
+/// The side-relative bitboards the generator works on.
+#[derive(Copy, Clone)]
+struct Sides {
+    men: u64,
+    kings: u64,
+    opp: u64,
+    opp_kings: u64,
+    empty: u64,
+}
+
+#[inline(always)]
+fn sides<R: Rules, const WHITE: bool>(pos: &Position<R>) -> Sides {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let own = pos.pieces(us);
+    let opp = pos.pieces(!us);
+    Sides {
+        men: own & !pos.kings(),
+        kings: own & pos.kings(),
+        opp,
+        opp_kings: opp & pos.kings(),
+        empty: pos.empty(),
+    }
+}
+
+/// The two forward directions of a side's men.
+#[inline(always)]
+const fn forward<const WHITE: bool>() -> [usize; 2] {
+    if WHITE {
+        [UP_LEFT, UP_RIGHT]
+    } else {
+        [DOWN_LEFT, DOWN_RIGHT]
+    }
+}
+
+/// The row on which a side's men promote.
+#[inline(always)]
+fn promotion_row<R: Rules, const WHITE: bool>() -> u64 {
+    if WHITE {
+        R::Board::TOP
+    } else {
+        R::Board::BOTTOM
+    }
+}
+
+/// Directions (bit mask over `UP_LEFT..=DOWN_RIGHT`) in which a side's men capture.
+#[inline(always)]
+fn man_capture_dirs<R: Rules, const WHITE: bool>() -> u8 {
+    if R::MEN_CAPTURE_BACKWARD {
+        0b1111
+    } else {
+        let [a, b] = forward::<WHITE>();
+        (1 << a) | (1 << b)
+    }
+}
+
+/// Directions perpendicular to `d` (the two that are neither `d` nor its reverse).
+#[inline(always)]
+const fn perpendicular(d: usize) -> u8 {
+    if d == UP_LEFT || d == DOWN_RIGHT {
+        (1 << UP_RIGHT) | (1 << DOWN_LEFT)
+    } else {
+        (1 << UP_LEFT) | (1 << DOWN_RIGHT)
+    }
+}
+
+/// The first set bit of `b` walking from the origin in direction `d` (b != 0).
+#[inline(always)]
+fn first<G: Geometry>(b: u64, d: usize) -> u8 {
+    debug_assert!(b != 0);
+    if G::OFFSETS[d] > 0 {
+        b.trailing_zeros() as u8
+    } else {
+        63 - b.leading_zeros() as u8
+    }
+}
+
+/// The squares of `ray` (a ray in direction `d`) before its first square in `occupied`.
+#[inline(always)]
+fn free_part<G: Geometry>(ray: u64, d: usize, occupied: u64) -> u64 {
+    let o = ray & occupied;
+    if o == 0 {
+        ray
+    } else {
+        let n = first::<G>(o, d);
+        ray & !(G::RAYS[d][n as usize] | (1u64 << n))
+    }
+}
+
+/// Generates the legal moves of `pos` into `list` (cleared first).
+#[inline]
+pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    list.clear();
+    match pos.side() {
+        Color::White => generate_side::<R, true>(pos, list),
+        Color::Black => generate_side::<R, false>(pos, list),
+    }
+}
+
+/// Generates only the captures of `pos` (all its moves when a capture exists, none otherwise).
+#[inline]
+pub fn generate_captures<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+    list.clear();
+    match pos.side() {
+        Color::White => {
+            let s = sides::<R, true>(pos);
+            if has_capture_side::<R, true>(&s) {
+                captures::<R, true>(&s, list);
+            }
+        }
+        Color::Black => {
+            let s = sides::<R, false>(pos);
+            if has_capture_side::<R, false>(&s) {
+                captures::<R, false>(&s, list);
+            }
+        }
+    }
+}
+
+/// The legal moves of `pos` as a vector (convenience for code off the hot path).
+pub fn legal_moves<R: Rules>(pos: &Position<R>) -> Vec<Move> {
+    let mut list = MoveList::new();
+    generate(pos, &mut list);
+    list.as_slice().to_vec()
+}
+
+/// Whether the side to move has a capture (and therefore must capture).
+#[inline]
+pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
+    match pos.side() {
+        Color::White => has_capture_side::<R, true>(&sides::<R, true>(pos)),
+        Color::Black => has_capture_side::<R, false>(&sides::<R, false>(pos)),
+    }
+}
+
+/// Number of legal moves of `pos`: the bulk count at the last ply of perft. `scratch` holds
+/// captures when there are any (its contents are overwritten).
+#[inline]
+pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
+    match pos.side() {
+        Color::White => count_side::<R, true>(pos, scratch),
+        Color::Black => count_side::<R, false>(pos, scratch),
+    }
+}
+
+#[inline(always)]
+fn count_side<R: Rules, const WHITE: bool>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
+    let s = sides::<R, WHITE>(pos);
+    if has_capture_side::<R, WHITE>(&s) {
+        scratch.clear();
+        captures::<R, WHITE>(&s, scratch);
+        scratch.len() as u64
+    } else {
+        count_quiets::<R, WHITE>(&s)
+    }
+}
+
+#[inline(always)]
+fn generate_side<R: Rules, const WHITE: bool>(pos: &Position<R>, list: &mut MoveList) {
+    let s = sides::<R, WHITE>(pos);
+    if has_capture_side::<R, WHITE>(&s) {
+        captures::<R, WHITE>(&s, list);
+    } else {
+        quiets::<R, WHITE>(&s, list);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quiet moves
+
+/// Whether a flying king's quiet moves in direction `d` are forbidden by the duoyibu king rule:
+/// the first piece along the diagonal is an enemy king with only empty squares between.
+#[inline(always)]
+fn opposition_blocks<R: Rules>(s: &Sides, king: u8, d: usize) -> bool {
+    if !R::KING_OPPOSITION {
+        return false;
+    }
+    let o = R::Board::RAYS[d][king as usize] & !s.empty;
+    o != 0 && (1u64 << first::<R::Board>(o, d)) & s.opp_kings != 0
+}
+
+fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
+    let promo = promotion_row::<R, WHITE>();
+    for d in forward::<WHITE>() {
+        let off = R::Board::OFFSETS[d];
+        for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
+            let from = (to as i32 - off) as u8;
+            list.push(Move::quiet(from, to, (1u64 << to) & promo != 0));
+        }
+    }
+    if R::FLYING_KINGS {
+        let occ = !s.empty;
+        for k in Bits(s.kings) {
+            for d in 0..4 {
+                if opposition_blocks::<R>(s, k, d) {
+                    continue;
+                }
+                for to in Bits(free_part::<R::Board>(R::Board::RAYS[d][k as usize], d, occ)) {
+                    list.push(Move::quiet(k, to, false));
+                }
+            }
+        }
+    } else {
+        for d in 0..4 {
+            let off = R::Board::OFFSETS[d];
+            for to in Bits(step::<R::Board>(s.kings, d) & s.empty) {
+                list.push(Move::quiet((to as i32 - off) as u8, to, false));
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn count_quiets<R: Rules, const WHITE: bool>(s: &Sides) -> u64 {
+    let [a, b] = forward::<WHITE>();
+    let mut n = (step::<R::Board>(s.men, a) & s.empty).count_ones()
+        + (step::<R::Board>(s.men, b) & s.empty).count_ones();
+    if s.kings != 0 {
+        if R::FLYING_KINGS {
+            let occ = !s.empty;
+            for k in Bits(s.kings) {
+                for d in 0..4 {
+                    if opposition_blocks::<R>(s, k, d) {
+                        continue;
+                    }
+                    n += free_part::<R::Board>(R::Board::RAYS[d][k as usize], d, occ).count_ones();
+                }
+            }
+        } else {
+            for d in 0..4 {
+                n += (step::<R::Board>(s.kings, d) & s.empty).count_ones();
+            }
+        }
+    }
+    n as u64
+}
+
+// ---------------------------------------------------------------------------------------------
+// Captures
+
+/// Pieces among `pieces` that can jump an enemy piece in one of `dirs` (short jump: the enemy
+/// adjacent, the square behind it empty).
+#[inline(always)]
+fn short_capturers<G: Geometry>(pieces: u64, opp: u64, empty: u64, dirs: u8) -> u64 {
+    let mut c = 0;
+    for d in 0..4 {
+        if dirs & (1 << d) != 0 {
+            let r = reverse(d);
+            c |= pieces & step::<G>(opp & step::<G>(empty, r), r);
+        }
+    }
+    c
+}
+
+#[inline(always)]
+fn has_capture_side<R: Rules, const WHITE: bool>(s: &Sides) -> bool {
+    if short_capturers::<R::Board>(s.men, s.opp, s.empty, man_capture_dirs::<R, WHITE>()) != 0 {
+        return true;
+    }
+    if s.kings == 0 {
+        return false;
+    }
+    if R::FLYING_KINGS {
+        let occ = !s.empty;
+        for k in Bits(s.kings) {
+            for d in 0..4 {
+                let o = R::Board::RAYS[d][k as usize] & occ;
+                if o != 0 {
+                    let v = 1u64 << first::<R::Board>(o, d);
+                    if v & s.opp != 0 && step::<R::Board>(v, d) & s.empty != 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    } else {
+        short_capturers::<R::Board>(s.kings, s.opp, s.empty, 0b1111) != 0
+    }
+}
+
+/// State shared by one capture search.
+struct Ctx<'a> {
+    list: &'a mut MoveList,
+    /// Origin of the piece now capturing.
+    from: u8,
+    /// Enemy pieces, captured ones included (Turkish strike: they stay until the end).
+    opp: u64,
+    /// Empty squares, with the capturing piece's origin vacated.
+    empty: u64,
+    /// Majority rule: the most pieces taken by a recorded sequence.
+    best: u32,
+    /// First list index holding a move of the current piece (duplicates share the origin).
+    piece_start: usize,
+}
+
+impl Ctx<'_> {
+    /// Records a completed sequence.
+    #[inline(always)]
+    fn add<R: Rules>(&mut self, to: u8, captured: u64, promotes: bool) {
+        if R::MAJORITY {
+            let n = captured.count_ones();
+            if n < self.best {
+                return;
+            }
+            if n > self.best {
+                self.best = n;
+                self.list.clear();
+                self.piece_start = 0;
+            }
+        }
+        let m = Move::capture(self.from, to, captured, promotes);
+        for i in self.piece_start..self.list.len() {
+            let x = self.list.get_mut(i);
+            if x.same_as(&m) {
+                // The same move by another path. If one path crowned the man (russian: through the
+                // last row mid-capture) the move crowns it.
+                x.flags |= m.flags;
+                return;
+            }
+        }
+        self.list.push(m);
+    }
+}
+
+fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
+    let mut ctx = Ctx {
+        list,
+        from: 0,
+        opp: s.opp,
+        empty: s.empty,
+        best: 0,
+        piece_start: 0,
+    };
+    let man_dirs = man_capture_dirs::<R, WHITE>();
+    for f in Bits(short_capturers::<R::Board>(s.men, s.opp, s.empty, man_dirs)) {
+        ctx.from = f;
+        ctx.empty = s.empty | (1u64 << f);
+        ctx.piece_start = ctx.list.len();
+        short_jumps::<R, WHITE, true>(&mut ctx, f, 0, NO_DIR);
+    }
+    for f in Bits(s.kings) {
+        ctx.from = f;
+        ctx.empty = s.empty | (1u64 << f);
+        ctx.piece_start = ctx.list.len();
+        if R::FLYING_KINGS {
+            king_jumps::<R>(&mut ctx, f, 0, 0b1111, false);
+        } else {
+            short_jumps::<R, WHITE, false>(&mut ctx, f, 0, NO_DIR);
+        }
+    }
+}
+
+/// Continues a sequence of short jumps (a man, or an English king) standing on `sq`, having
+/// taken `captured`, last jump in direction `came`. Returns whether any jump was possible.
+fn short_jumps<R: Rules, const WHITE: bool, const MAN: bool>(
+    ctx: &mut Ctx<'_>,
+    sq: u8,
+    captured: u64,
+    came: usize,
+) -> bool {
+    let dirs = if MAN {
+        man_capture_dirs::<R, WHITE>()
+    } else {
+        0b1111
+    };
+    let promo = promotion_row::<R, WHITE>();
+    let here = 1u64 << sq;
+    let mut found = false;
+    for d in 0..4 {
+        // Jumping back the way we came would take the piece just taken: never possible.
+        if dirs & (1 << d) == 0 || (came != NO_DIR && d == reverse(came)) {
+            continue;
+        }
+        let over = step::<R::Board>(here, d) & ctx.opp & !captured;
+        if over == 0 {
+            continue;
+        }
+        let land = step::<R::Board>(over, d) & ctx.empty;
+        if land == 0 {
+            continue;
+        }
+        found = true;
+        let l = land.trailing_zeros() as u8;
+        let cap = captured | over;
+        if MAN && land & promo != 0 {
+            match R::MID_CAPTURE {
+                MidCapturePromotion::EndsMove => ctx.add::<R>(l, cap, true),
+                MidCapturePromotion::BecomesKing => {
+                    if !king_jumps::<R>(ctx, l, cap, 0b1111 & !(1 << reverse(d)), true) {
+                        ctx.add::<R>(l, cap, true);
+                    }
+                }
+                MidCapturePromotion::StaysMan => {
+                    if !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d) {
+                        ctx.add::<R>(l, cap, true);
+                    }
+                }
+            }
+        } else if !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d) {
+            ctx.add::<R>(l, cap, false);
+        }
+    }
+    found
+}
+
+/// Continues a flying king's sequence from `sq`, having taken `captured`, trying the directions
+/// in `dirs`. Returns whether any jump was possible. `promotes` marks a man crowned mid-capture.
+fn king_jumps<R: Rules>(
+    ctx: &mut Ctx<'_>,
+    sq: u8,
+    captured: u64,
+    dirs: u8,
+    promotes: bool,
+) -> bool {
+    let occ = !ctx.empty;
+    let mut found = false;
+    for d in 0..4 {
+        if dirs & (1 << d) == 0 {
+            continue;
+        }
+        let o = R::Board::RAYS[d][sq as usize] & occ;
+        if o == 0 {
+            continue;
+        }
+        let v = first::<R::Board>(o, d);
+        let vb = 1u64 << v;
+        if vb & ctx.opp & !captured == 0 {
+            continue;
+        }
+        let land = free_part::<R::Board>(R::Board::RAYS[d][v as usize], d, occ);
+        if land == 0 {
+            continue;
+        }
+        found = true;
+        let cap = captured | vb;
+        // Continuing straight on reaches the same next piece from every landing square, so it is
+        // tried from the nearest one only; turning is tried from each.
+        let near = first::<R::Board>(land, d);
+        let perp = perpendicular(d);
+        let mut continued = false;
+        for l in Bits(land) {
+            let ds = if l == near { perp | (1 << d) } else { perp };
+            continued |= king_jumps::<R>(ctx, l, cap, ds, promotes);
+        }
+        // The sequence must go on when it can: a landing square that ends it is only legal when
+        // no landing square continues.
+        if !continued {
+            for l in Bits(land) {
+                ctx.add::<R>(l, cap, promotes);
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::International;
+
+    #[test]
+    fn start_position_moves() {
+        let p = Position::<International>::start();
+        let mut l = MoveList::new();
+        generate(&p, &mut l);
+        assert_eq!(l.len(), 9);
+        assert_eq!(count(&p, &mut MoveList::new()), 9);
+    }
+}

@@ -1,0 +1,372 @@
+//! The draughts position: a small `Copy` value, made by copy ("copy-make"), with an incrementally
+//! updated Zobrist key and the variant's draw counters.
+//!
+//! Invariants (checked by [`Position::check`] in debug builds after every `make`):
+//! - `pieces[White] & pieces[Black] == 0`, both inside `Board::ALL`;
+//! - `kings` is a subset of `pieces[White] | pieces[Black]`;
+//! - no man stands on its own promotion row (White's is the top row, Black's the bottom row);
+//! - `key == compute_key()`.
+
+use crate::board::{Bits, Geometry};
+use crate::color::Color;
+use crate::draw::{Counters, DrawRule, Ply};
+use crate::movegen::Move;
+use crate::rules::Rules;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Zobrist keys: `PIECE[color][is_king][bit]`, and `SIDE` for Black to move.
+pub mod zobrist {
+    const fn splitmix(mut x: u64) -> u64 {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+
+    const fn table() -> [[[u64; 64]; 2]; 2] {
+        let mut t = [[[0u64; 64]; 2]; 2];
+        let mut seed = 0x7469_616F_u64; // "tiao"
+        let mut c = 0;
+        while c < 2 {
+            let mut k = 0;
+            while k < 2 {
+                let mut b = 0;
+                while b < 64 {
+                    seed = splitmix(seed);
+                    t[c][k][b] = seed;
+                    b += 1;
+                }
+                k += 1;
+            }
+            c += 1;
+        }
+        t
+    }
+
+    /// Keys of a piece of colour `c` (0 White, 1 Black), kind `k` (0 man, 1 king), on bit `b`.
+    pub const PIECE: [[[u64; 64]; 2]; 2] = table();
+    /// Xored in when Black is to move.
+    pub const SIDE: u64 = splitmix(0x5349_4445);
+}
+
+/// A position that is not valid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A square holds pieces of both colours.
+    Overlap(u32),
+    /// A man stands on its own promotion row.
+    ManOnPromotionRow { color: Color, square: u32 },
+    /// More pieces than the rules allow.
+    TooManyPieces { color: Color, count: u32, max: u32 },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Overlap(s) => write!(f, "square {s} is given to both sides"),
+            PositionError::ManOnPromotionRow { color, square } => {
+                write!(f, "{color} man on square {square}, its own promotion row")
+            }
+            PositionError::TooManyPieces { color, count, max } => {
+                write!(f, "{color} has {count} pieces, at most {max} are allowed")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A draughts position under rules `R`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Position<R: Rules> {
+    pieces: [u64; 2],
+    kings: u64,
+    key: u64,
+    counters: Counters,
+    side: Color,
+    _rules: PhantomData<R>,
+}
+
+impl<R: Rules> Position<R> {
+    /// The start position of the variant.
+    pub fn start() -> Self {
+        crate::notation::fen::parse::<R>(R::START_FEN).expect("start FEN is valid")
+    }
+
+    /// A position from its bitboards. Rejects overlapping colours, men on their own promotion row,
+    /// and more pieces a side than the start position has.
+    pub fn from_parts(
+        white: u64,
+        black: u64,
+        kings: u64,
+        side: Color,
+    ) -> Result<Self, PositionError> {
+        let all = <R::Board as Geometry>::ALL;
+        debug_assert!((white | black) & !all == 0, "pieces on ghost bits");
+        let (white, black) = (white & all, black & all);
+        if white & black != 0 {
+            let b = (white & black).trailing_zeros() as u8;
+            return Err(PositionError::Overlap(R::Board::number_of_bit(b)));
+        }
+        let kings = kings & (white | black);
+        let max = (R::Board::SIZE - 2) / 2 * R::Board::W; // 20 on 10x10, 12 on 8x8
+        for (c, bb) in [(Color::White, white), (Color::Black, black)] {
+            let men = bb & !kings;
+            let row = if c == Color::White {
+                R::Board::TOP
+            } else {
+                R::Board::BOTTOM
+            };
+            if men & row != 0 {
+                let b = (men & row).trailing_zeros() as u8;
+                return Err(PositionError::ManOnPromotionRow {
+                    color: c,
+                    square: R::Board::number_of_bit(b),
+                });
+            }
+            let count = bb.count_ones();
+            if count > max {
+                return Err(PositionError::TooManyPieces {
+                    color: c,
+                    count,
+                    max,
+                });
+            }
+        }
+        let mut p = Position {
+            pieces: [white, black],
+            kings,
+            key: 0,
+            counters: R::DRAW.fresh(),
+            side,
+            _rules: PhantomData,
+        };
+        p.key = p.compute_key();
+        Ok(p)
+    }
+
+    /// The pieces of one side.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color) -> u64 {
+        self.pieces[c.index()]
+    }
+
+    /// White's pieces.
+    #[inline(always)]
+    pub fn white(&self) -> u64 {
+        self.pieces[0]
+    }
+
+    /// Black's pieces.
+    #[inline(always)]
+    pub fn black(&self) -> u64 {
+        self.pieces[1]
+    }
+
+    /// Every king.
+    #[inline(always)]
+    pub fn kings(&self) -> u64 {
+        self.kings
+    }
+
+    /// Every man.
+    #[inline(always)]
+    pub fn men(&self) -> u64 {
+        (self.pieces[0] | self.pieces[1]) & !self.kings
+    }
+
+    /// Occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> u64 {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Empty squares (never includes ghost bits).
+    #[inline(always)]
+    pub fn empty(&self) -> u64 {
+        <R::Board as Geometry>::ALL & !self.occupied()
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist key (pieces and side to move; not the counters).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The draw counters.
+    #[inline(always)]
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Sets the draw counters (for tests and for positions set up with a known history).
+    pub fn set_counters(&mut self, c: Counters) {
+        self.counters = c;
+    }
+
+    /// The draw rule under which this position is a draw, if any (repetition aside).
+    pub fn draw_by_rule(&self) -> Option<&'static DrawRule> {
+        R::DRAW.is_draw(&self.counters)
+    }
+
+    /// The same position with the other side to move (for null-move style probes and tests).
+    pub fn with_side(&self, side: Color) -> Self {
+        let mut p = *self;
+        if side != self.side {
+            p.side = side;
+            p.key ^= zobrist::SIDE;
+        }
+        p
+    }
+
+    /// The Zobrist key computed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let mut k = if self.side == Color::Black {
+            zobrist::SIDE
+        } else {
+            0
+        };
+        for c in Color::BOTH {
+            for b in Bits(self.pieces[c.index()]) {
+                let is_king = (self.kings >> b) & 1;
+                k ^= zobrist::PIECE[c.index()][is_king as usize][b as usize];
+            }
+        }
+        k
+    }
+
+    /// The position after `m`, which must be a legal move of this position (copy-make).
+    ///
+    /// The new value is built from locals and written once (copying `self` and then updating a
+    /// field in memory stalls on store forwarding).
+    #[inline]
+    pub fn make(&self, m: &Move) -> Self {
+        let white = self.side == Color::White;
+        let us = self.side.index();
+        let them = 1 - us;
+        let from = 1u64 << (m.from & 63);
+        let to = 1u64 << (m.to & 63);
+        let (own, opp) = if white {
+            (self.pieces[0], self.pieces[1])
+        } else {
+            (self.pieces[1], self.pieces[0])
+        };
+        debug_assert!(
+            own & from != 0,
+            "no piece of the side to move on bit {}",
+            m.from
+        );
+        let was_king = self.kings & from != 0;
+        let own = own ^ from ^ to;
+        let opp = opp & !m.captured;
+        let mut kings = self.kings & !m.captured;
+        let z = &zobrist::PIECE;
+        let mut key = self.key ^ zobrist::SIDE ^ z[us][was_king as usize][(m.from & 63) as usize];
+        if was_king {
+            kings ^= from ^ to;
+            key ^= z[us][1][(m.to & 63) as usize];
+        } else if m.promotes() {
+            kings |= to;
+            key ^= z[us][1][(m.to & 63) as usize];
+        } else {
+            key ^= z[us][0][(m.to & 63) as usize];
+        }
+        for b in Bits(m.captured) {
+            let k = (self.kings >> b) & 1;
+            key ^= z[them][k as usize][(b & 63) as usize];
+        }
+        let pieces = if white { [own, opp] } else { [opp, own] };
+        let ply = Ply {
+            capture: m.captured != 0,
+            man_move: !was_king,
+            promotion: m.promotes(),
+        };
+        let next = Position {
+            pieces,
+            kings,
+            key,
+            counters: R::DRAW.advance::<R::Board>(&self.counters, ply, pieces, kings),
+            side: !self.side,
+            _rules: PhantomData,
+        };
+        debug_assert!(next.check().is_ok(), "{:?}", next.check());
+        next
+    }
+
+    /// Checks the invariants listed in the module documentation.
+    pub fn check(&self) -> Result<(), String> {
+        let all = <R::Board as Geometry>::ALL;
+        if self.pieces[0] & self.pieces[1] != 0 {
+            return Err("colours overlap".into());
+        }
+        if (self.pieces[0] | self.pieces[1]) & !all != 0 {
+            return Err("piece on a ghost bit".into());
+        }
+        if self.kings & !self.occupied() != 0 {
+            return Err("king without a piece".into());
+        }
+        if self.pieces[0] & !self.kings & R::Board::TOP != 0 {
+            return Err("white man on the top row".into());
+        }
+        if self.pieces[1] & !self.kings & R::Board::BOTTOM != 0 {
+            return Err("black man on the bottom row".into());
+        }
+        if self.key != self.compute_key() {
+            return Err("incremental key differs from the computed key".into());
+        }
+        Ok(())
+    }
+}
+
+impl<R: Rules> Default for Position<R> {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", crate::notation::fen::write(self))
+    }
+}
+
+impl<R: Rules> fmt::Display for Position<R> {
+    /// A text diagram, White at the bottom, with the FEN below.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = R::Board::SIZE;
+        for rank in (0..n).rev() {
+            write!(f, "{:>2} ", rank + 1)?;
+            for file in 0..n {
+                let c = match R::Board::bit_of_coords(file, rank) {
+                    None => ' ',
+                    Some(b) => {
+                        let bit = 1u64 << b;
+                        let king = self.kings & bit != 0;
+                        if self.pieces[0] & bit != 0 {
+                            if king { 'W' } else { 'w' }
+                        } else if self.pieces[1] & bit != 0 {
+                            if king { 'B' } else { 'b' }
+                        } else {
+                            '.'
+                        }
+                    }
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "   ")?;
+        for file in 0..n {
+            write!(f, " {}", (b'a' + file as u8) as char)?;
+        }
+        writeln!(f)?;
+        write!(f, "{}", crate::notation::fen::write(self))
+    }
+}

@@ -1,0 +1,171 @@
+//! The draughts variants as values of rule facts.
+//!
+//! Each variant is a zero-sized type implementing [`Rules`]; its facts are associated constants,
+//! each commented with the rule it implements (RULES.md, and the seed text it comes from). The
+//! move generator, `make` and the notation are generic over `R: Rules`, so the compiler
+//! specialises every fact away: there is no run-time `if variant == ...` in hot code. The run-time
+//! choice is [`Variant`], resolved once at the engine's edge (see `crate::variant`).
+//!
+//! Adding a variant: a new file here with its rules value, a perft file in `tests/data/`, and a
+//! rules test file in `tests/`.
+
+use crate::board::Geometry;
+use crate::color::Color;
+use crate::draw::DrawRules;
+use std::fmt;
+use std::str::FromStr;
+
+mod brazilian;
+mod duoyibu;
+mod english;
+mod international;
+mod russian;
+
+pub use brazilian::Brazilian;
+pub use duoyibu::Duoyibu;
+pub use english::English;
+pub use international::International;
+pub use russian::{Russian, RussianFmjd};
+
+/// What happens to a man that reaches the last row in the middle of a capture.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MidCapturePromotion {
+    /// It stays a man and keeps capturing as a man; it promotes only if the move ends on the last
+    /// row (international, brazilian).
+    StaysMan,
+    /// It becomes a king at once and continues capturing as a king (russian, duoyibu).
+    BecomesKing,
+    /// It is crowned and the move ends there (english).
+    EndsMove,
+}
+
+/// How squares are written by default.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SquareNotation {
+    /// Square numbers 1..N, captures written with `x`.
+    Numeric,
+    /// Algebraic `a1`..`h8`, captures written with `:`.
+    Algebraic,
+}
+
+/// The rule facts of one draughts variant.
+pub trait Rules: Copy + Clone + Default + fmt::Debug + Send + Sync + 'static {
+    /// The board.
+    type Board: Geometry;
+    /// The run-time name of the variant.
+    const VARIANT: Variant;
+    /// The side that moves first from the start position.
+    const FIRST: Color;
+    /// The start position as a PDN FEN.
+    const START_FEN: &'static str;
+    /// Whether men capture backward as well as forward.
+    const MEN_CAPTURE_BACKWARD: bool;
+    /// Flying kings (any distance) or short kings (one square, like a man but backward too).
+    const FLYING_KINGS: bool;
+    /// Majority rule: the capture that takes the most pieces is compulsory (kings and men count the
+    /// same). Otherwise free choice among captures.
+    const MAJORITY: bool;
+    /// A man crossing the last row during a capture.
+    const MID_CAPTURE: MidCapturePromotion;
+    /// The duoyibu king rule (seed 003, rule 1.6): two kings facing each other on a free diagonal
+    /// may not make a non-capturing move toward each other along it.
+    const KING_OPPOSITION: bool;
+    /// How squares are written.
+    const NOTATION: SquareNotation;
+    /// The draw counters (repetition is checked by the search for every variant).
+    const DRAW: DrawRules;
+}
+
+/// A draughts variant or Nine Men's Morris, chosen at run time (CLI, Hub `variant` parameter).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Variant {
+    /// International draughts, 10x10 (alias `normal`).
+    #[default]
+    International,
+    /// Brazilian draughts: international rules on 8x8.
+    Brazilian,
+    /// Russian draughts.
+    Russian,
+    /// Duoyibu (Kazakh draughts).
+    Duoyibu,
+    /// English draughts / American checkers.
+    English,
+    /// Nine Men's Morris.
+    Morris,
+}
+
+impl Variant {
+    /// Every variant, in the order the Hub `variant` parameter lists them.
+    pub const ALL: [Variant; 6] = [
+        Variant::International,
+        Variant::Brazilian,
+        Variant::Russian,
+        Variant::Duoyibu,
+        Variant::English,
+        Variant::Morris,
+    ];
+
+    /// The canonical name (RULES.md's `variant=` value).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::International => "international",
+            Variant::Brazilian => "brazilian",
+            Variant::Russian => "russian",
+            Variant::Duoyibu => "duoyibu",
+            Variant::English => "english",
+            Variant::Morris => "morris",
+        }
+    }
+
+    /// The names the Hub protocol declares (Scan's `normal` first, as Hub GUIs and pydraughts
+    /// expect it).
+    pub const fn hub_name(self) -> &'static str {
+        match self {
+            Variant::International => "normal",
+            v => v.name(),
+        }
+    }
+
+    /// Whether the variant is a draughts variant (not Morris).
+    pub const fn is_draughts(self) -> bool {
+        !matches!(self, Variant::Morris)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown variant name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown variant '{}' (expected international/normal, brazilian, russian, duoyibu, english/american/checkers, morris)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    /// Accepts the names and aliases of RULES.md, case-insensitively.
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "international" | "normal" | "standard" | "10x10" => Variant::International,
+            "brazilian" => Variant::Brazilian,
+            "russian" => Variant::Russian,
+            "duoyibu" | "doiby" | "kazakh" => Variant::Duoyibu,
+            "english" | "american" | "checkers" => Variant::English,
+            "morris" | "nine-men-morris" | "ninemensmorris" => Variant::Morris,
+            _ => return Err(UnknownVariant(s.to_string())),
+        })
+    }
+}
