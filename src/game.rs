@@ -92,7 +92,7 @@ impl<R: Rules> Game for Position<R> {
     fn is_noisy(&self, m: &Self::Move) -> bool {
         m.is_capture()
     }
-    #[inline]
+    #[inline(always)]
     fn make(&self, m: &Self::Move) -> Self {
         Position::make(self, m)
     }

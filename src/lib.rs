@@ -11,6 +11,7 @@
 pub mod board;
 pub mod color;
 pub mod draw;
+pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod notation;

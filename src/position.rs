@@ -246,7 +246,7 @@ impl<R: Rules> Position<R> {
     ///
     /// The new value is built from locals and written once (copying `self` and then updating a
     /// field in memory stalls on store forwarding).
-    #[inline]
+    #[inline(always)]
     pub fn make(&self, m: &Move) -> Self {
         let white = self.side == Color::White;
         let us = self.side.index();

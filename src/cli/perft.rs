@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tiao::dispatch;
-use tiao::game::Game;
 use tiao::perft::{BulkCount, PerftOptions, divide};
 use tiao::position::Position;
 use tiao::variant::{DrawRuleSet, GameKind, Variant};

@@ -283,6 +283,18 @@ fn short_capturers<G: Geometry>(pieces: u64, opp: u64, empty: u64, dirs: u8) -> 
     c
 }
 
+/// Whether a piece on `at` (one bit) can make a short jump over `jumpable` in one of `dirs`.
+#[inline(always)]
+fn can_short_jump<G: Geometry>(at: u64, jumpable: u64, empty: u64, dirs: u8) -> bool {
+    let mut r = 0;
+    for d in 0..4 {
+        if dirs & (1 << d) != 0 {
+            r |= step::<G>(step::<G>(at, d) & jumpable, d) & empty;
+        }
+    }
+    r != 0
+}
+
 #[inline(always)]
 fn has_capture_side<R: Rules, const WHITE: bool>(s: &Sides) -> bool {
     if short_capturers::<R::Board>(s.men, s.opp, s.empty, man_capture_dirs::<R, WHITE>()) != 0 {
@@ -329,6 +341,13 @@ impl Ctx<'_> {
     /// Records a completed sequence.
     #[inline(always)]
     fn add<R: Rules>(&mut self, to: u8, captured: u64, promotes: bool) {
+        self.add_checked::<R, true>(to, captured, promotes)
+    }
+
+    /// Records a completed sequence; `DEDUP == false` when it cannot duplicate another one (a
+    /// single jump is the only sequence taking that piece to that square).
+    #[inline(always)]
+    fn add_checked<R: Rules, const DEDUP: bool>(&mut self, to: u8, captured: u64, promotes: bool) {
         if R::MAJORITY {
             let n = captured.count_ones();
             if n < self.best {
@@ -341,6 +360,10 @@ impl Ctx<'_> {
             }
         }
         let m = Move::capture(self.from, to, captured, promotes);
+        if !DEDUP {
+            self.list.push(m);
+            return;
+        }
         for i in self.piece_start..self.list.len() {
             let x = self.list.get_mut(i);
             if x.same_as(&m) {
@@ -368,7 +391,7 @@ fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
         ctx.from = f;
         ctx.empty = s.empty | (1u64 << f);
         ctx.piece_start = ctx.list.len();
-        short_jumps::<R, WHITE, true>(&mut ctx, f, 0, NO_DIR);
+        short_jumps_body::<R, WHITE, true>(&mut ctx, f, 0, NO_DIR);
     }
     for f in Bits(s.kings) {
         ctx.from = f;
@@ -385,6 +408,17 @@ fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
 /// Continues a sequence of short jumps (a man, or an English king) standing on `sq`, having
 /// taken `captured`, last jump in direction `came`. Returns whether any jump was possible.
 fn short_jumps<R: Rules, const WHITE: bool, const MAN: bool>(
+    ctx: &mut Ctx<'_>,
+    sq: u8,
+    captured: u64,
+    came: usize,
+) -> bool {
+    short_jumps_body::<R, WHITE, MAN>(ctx, sq, captured, came)
+}
+
+/// The body of [`short_jumps`], inlined into the per-piece loop for the first jump.
+#[inline(always)]
+fn short_jumps_body<R: Rules, const WHITE: bool, const MAN: bool>(
     ctx: &mut Ctx<'_>,
     sq: u8,
     captured: u64,
@@ -428,8 +462,19 @@ fn short_jumps<R: Rules, const WHITE: bool, const MAN: bool>(
                     }
                 }
             }
-        } else if !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d) {
-            ctx.add::<R>(l, cap, false);
+        } else if !can_short_jump::<R::Board>(
+            land,
+            ctx.opp & !cap,
+            ctx.empty,
+            dirs & !(1 << reverse(d)),
+        ) || !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d)
+        {
+            // Most jumps end the sequence: the bitwise test saves the recursive call.
+            if captured == 0 {
+                ctx.add_checked::<R, false>(l, cap, false);
+            } else {
+                ctx.add::<R>(l, cap, false);
+            }
         }
     }
     found
