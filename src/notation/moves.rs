@@ -12,7 +12,7 @@
 //! Writing: [`write_pdn`] uses the short form unless another legal capture shares from and to, then
 //! the long form with every landing square; [`write_hub`] lists captured squares ascending.
 
-use super::path::find_path;
+use super::path::{Via, find_path, find_path_as};
 use super::square::{self, SquareError};
 use crate::board::{Bits, Geometry};
 use crate::movegen::{Move, legal_moves};
@@ -121,7 +121,7 @@ fn single<R: Rules>(
 pub fn parse_pdn<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, MoveError> {
     let sq = squares::<R::Board>(text)?;
     let legal = legal_moves(pos);
-    Ok(single(pos, text, match_pdn(pos, &sq, &legal), &legal)?)
+    single(pos, text, match_pdn(pos, &sq, &legal), &legal)
 }
 
 /// Reads a move in the Hub form.
@@ -150,15 +150,26 @@ pub fn parse<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, MoveError>
     single(pos, text, match_pdn(pos, &sq, &legal), &legal)
 }
 
+/// Moves from the first to the last square; with landing squares between, those whose path has
+/// exactly these landing squares, or failing that, passes them in order.
 fn match_pdn<R: Rules>(pos: &Position<R>, sq: &[u8], legal: &[Move]) -> Vec<Move> {
     let (from, to) = (sq[0], sq[sq.len() - 1]);
     let via = &sq[1..sq.len() - 1];
-    legal
-        .iter()
-        .filter(|m| m.from == from && m.to == to)
-        .filter(|m| via.is_empty() || find_path(pos, m, via).is_some())
-        .copied()
-        .collect()
+    let candidates = legal.iter().filter(|m| m.from == from && m.to == to);
+    if via.is_empty() {
+        return candidates.copied().collect();
+    }
+    for how in [Via::Exact, Via::Subsequence] {
+        let found: Vec<Move> = candidates
+            .clone()
+            .filter(|m| find_path_as(pos, m, via, how).is_some())
+            .copied()
+            .collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
 }
 
 fn match_hub(sq: &[u8], legal: &[Move]) -> Vec<Move> {

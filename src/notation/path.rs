@@ -15,10 +15,29 @@ use crate::movegen::Move;
 use crate::position::Position;
 use crate::rules::{MidCapturePromotion, Rules};
 
+/// How the `via` squares must appear in the path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// The landing squares are exactly `via` followed by `to` (PDN's complete long form).
+    Exact,
+    /// `via` are some of the landing squares, in order (turning squares only, say).
+    Subsequence,
+}
+
 /// A path of `m` (landing squares after each jump, the last one `m.to`) that passes through the
 /// squares `via` in order (each of them a landing square of the path), or `None`. Quiet moves have
 /// the path `[to]`.
 pub fn find_path<R: Rules>(pos: &Position<R>, m: &Move, via: &[u8]) -> Option<Vec<u8>> {
+    find_path_as(pos, m, via, Via::Subsequence)
+}
+
+/// As [`find_path`], with the matching of `via` chosen.
+pub fn find_path_as<R: Rules>(
+    pos: &Position<R>,
+    m: &Move,
+    via: &[u8],
+    how: Via,
+) -> Option<Vec<u8>> {
     if !m.is_capture() {
         return if via.is_empty() {
             Some(vec![m.to])
@@ -38,6 +57,7 @@ pub fn find_path<R: Rules>(pos: &Position<R>, m: &Move, via: &[u8]) -> Option<Ve
         empty: pos.empty() | from_bit,
         white: us == Color::White,
         via,
+        exact: how == Via::Exact,
         _r: std::marker::PhantomData,
     };
     let mut path = Vec::new();
@@ -56,6 +76,7 @@ struct Search<'a, R: Rules> {
     empty: u64,
     white: bool,
     via: &'a [u8],
+    exact: bool,
     _r: std::marker::PhantomData<R>,
 }
 
@@ -85,7 +106,12 @@ impl<R: Rules> Search<'_, R> {
     /// Depth-first search from `sq`; `matched` counts the `via` squares already passed.
     fn dfs(&self, sq: u8, captured: u64, king: bool, path: &mut Vec<u8>, matched: usize) -> bool {
         if captured == self.target {
-            return sq == self.to && matched == self.via.len();
+            return sq == self.to
+                && matched == self.via.len()
+                && (!self.exact || path.len() == self.via.len() + 1);
+        }
+        if self.exact && path.len() > self.via.len() {
+            return false;
         }
         let dirs = if king { [true; 4] } else { self.man_dirs() };
         for (d, allowed) in dirs.into_iter().enumerate() {
@@ -112,7 +138,10 @@ impl<R: Rules> Search<'_, R> {
                 let crowned = !king && land & self.promo_row() != 0;
                 let done = match (crowned, R::MID_CAPTURE) {
                     (true, MidCapturePromotion::EndsMove) => {
-                        cap == self.target && l == self.to && m == self.via.len()
+                        cap == self.target
+                            && l == self.to
+                            && m == self.via.len()
+                            && (!self.exact || path.len() == self.via.len() + 1)
                     }
                     (true, MidCapturePromotion::BecomesKing) => self.dfs(l, cap, true, path, m),
                     _ => self.dfs(l, cap, king, path, m),

@@ -1,0 +1,159 @@
+//! Perft of every draughts variant against the reference figures in `tests/data/*.perft`
+//! (copied from `../shared/perft/`).
+//!
+//! Shallow depths run in every `cargo test`: the node budget is small in debug builds and larger
+//! in release builds. The deep figures are `#[ignore]`d and run by `.ci/run` with
+//! `cargo test --release -- --ignored` (they take a few minutes on two cores).
+
+use tiao::perft::{PerftOptions, divide, perft};
+use tiao::position::Position;
+use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
+
+/// One position of a perft file with its `(depth, leaves)` figures.
+struct Case {
+    fen: String,
+    figures: Vec<(u32, u64)>,
+}
+
+fn load(file: &str) -> (String, Vec<Case>) {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut variant = String::new();
+    let mut cases: Vec<Case> = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (key, value) = line.split_once(' ').expect("key value");
+        match key {
+            "variant" => variant = value.to_string(),
+            "fen" => cases.push(Case {
+                fen: value.to_string(),
+                figures: Vec::new(),
+            }),
+            depth => {
+                let d: u32 = depth.parse().expect("depth");
+                let n: u64 = value.parse().expect("nodes");
+                cases
+                    .last_mut()
+                    .expect("fen before figures")
+                    .figures
+                    .push((d, n));
+            }
+        }
+    }
+    (variant, cases)
+}
+
+/// Checks every figure of `file` whose leaf count lies in `min..=max`.
+fn check<R: Rules>(file: &str, min: u64, max: u64, threads: usize) -> usize {
+    let (variant, cases) = load(file);
+    assert_eq!(variant, R::VARIANT.name(), "{file} is for {variant}");
+    let mut checked = 0;
+    for case in &cases {
+        let pos = tiao::notation::fen::parse::<R>(&case.fen)
+            .unwrap_or_else(|e| panic!("{file}: {}: {e}", case.fen));
+        for &(depth, expected) in &case.figures {
+            if expected < min || expected > max {
+                continue;
+            }
+            let got = if threads == 1 {
+                perft(&pos, depth, true)
+            } else {
+                divide(
+                    &pos,
+                    depth,
+                    PerftOptions {
+                        bulk: true,
+                        threads,
+                    },
+                    &|_, _| {},
+                )
+                .iter()
+                .map(|x| x.1)
+                .sum()
+            };
+            assert_eq!(got, expected, "{file}: {} depth {depth}", case.fen);
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// Leaf budget of the figures every `cargo test` checks.
+const SHALLOW: u64 = if cfg!(debug_assertions) {
+    300_000
+} else {
+    5_000_000
+};
+/// Leaf budget of the deep, ignored tests (release mode; a few minutes in all on two cores).
+const DEEP: u64 = 2_000_000_000;
+
+#[test]
+fn international_shallow() {
+    assert!(check::<International>("international.perft", 0, SHALLOW, 1) >= 30);
+}
+
+#[test]
+fn brazilian_shallow() {
+    assert!(check::<Brazilian>("brazilian.perft", 0, SHALLOW, 1) >= 5);
+}
+
+#[test]
+fn russian_shallow() {
+    assert!(check::<Russian>("russian.perft", 0, SHALLOW, 1) >= 5);
+}
+
+#[test]
+fn english_shallow() {
+    assert!(check::<English>("english.perft", 0, SHALLOW, 1) >= 5);
+}
+
+/// Duoyibu equals russian wherever there are no kings, so the start position's figures are
+/// russian's (RULES.md: duoyibu's only difference is the king rule).
+#[test]
+fn duoyibu_equals_russian_on_start() {
+    let d = Position::<Duoyibu>::start();
+    let r = Position::<Russian>::start();
+    let max_depth = if cfg!(debug_assertions) { 6 } else { 8 };
+    for depth in 1..=max_depth {
+        assert_eq!(
+            perft(&d, depth, true),
+            perft(&r, depth, true),
+            "depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn bulk_counting_equals_making_every_leaf() {
+    let p = Position::<International>::start();
+    assert_eq!(perft(&p, 5, true), perft(&p, 5, false));
+    let e = Position::<English>::start();
+    assert_eq!(perft(&e, 6, true), perft(&e, 6, false));
+}
+
+#[test]
+#[ignore = "deep perft: run in release mode by .ci/run"]
+fn international_deep() {
+    check::<International>("international.perft", SHALLOW + 1, DEEP, 2);
+}
+
+#[test]
+#[ignore = "deep perft: run in release mode by .ci/run"]
+fn brazilian_deep() {
+    check::<Brazilian>("brazilian.perft", SHALLOW + 1, DEEP / 4, 2);
+}
+
+#[test]
+#[ignore = "deep perft: run in release mode by .ci/run"]
+fn russian_deep() {
+    check::<Russian>("russian.perft", SHALLOW + 1, DEEP / 4, 2);
+}
+
+#[test]
+#[ignore = "deep perft: run in release mode by .ci/run"]
+fn english_deep() {
+    check::<English>("english.perft", SHALLOW + 1, DEEP / 4, 2);
+}
