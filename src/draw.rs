@@ -239,7 +239,7 @@ pub struct Ply {
 impl Condition {
     /// Whether the condition holds for the pieces of White and Black (`pieces`) and the kings, on
     /// board `G`. Cheap tests first: most positions have more than one piece a side and no kings.
-    #[inline]
+    #[inline(always)]
     pub fn holds<G: Geometry>(&self, pieces: [u64; 2], kings: u64) -> bool {
         let strong_ok = |c: usize, min: u32, max: u32, min_kings: u32| {
             let n = pieces[c].count_ones();
@@ -282,7 +282,9 @@ fn long_diagonal<G: Geometry>() -> u64 {
 
 impl DrawRules {
     /// The counters after a ply that led to the given pieces (White's, Black's) and kings.
-    #[inline]
+    /// Inlined into `make`, where `self` is the variant's constant rule set, so that the loop over
+    /// the rules unrolls and each condition folds to its few bit operations.
+    #[inline(always)]
     pub fn advance<G: Geometry>(
         &self,
         c: &Counters,
