@@ -115,7 +115,11 @@ pub trait Geometry: Copy + Clone + Default + Debug + Send + Sync + 'static {
         let s = Self::BIT_TO_SQ[bit as usize] as u32;
         let row = s / Self::W;
         let col = s % Self::W;
-        let file = if row.is_multiple_of(2) { 2 * col + 1 } else { 2 * col };
+        let file = if row.is_multiple_of(2) {
+            2 * col + 1
+        } else {
+            2 * col
+        };
         (file, Self::SIZE - 1 - row)
     }
 

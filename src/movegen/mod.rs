@@ -386,12 +386,22 @@ fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
         best: 0,
         piece_start: 0,
     };
+    // Men: the first jump of every sequence, direction by direction, straight from bitboards (no
+    // per-man direction tests). A man's sequences starting in different directions are not
+    // contiguous in the list, so duplicates are looked for in the whole list (`piece_start = 0`).
     let man_dirs = man_capture_dirs::<R, WHITE>();
-    for f in Bits(short_capturers::<R::Board>(s.men, s.opp, s.empty, man_dirs)) {
-        ctx.from = f;
-        ctx.empty = s.empty | (1u64 << f);
-        ctx.piece_start = ctx.list.len();
-        short_jumps_body::<R, WHITE, true>(&mut ctx, f, 0, NO_DIR);
+    for d in 0..4 {
+        if man_dirs & (1 << d) == 0 {
+            continue;
+        }
+        let r = reverse(d);
+        for f in Bits(s.men & step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r)) {
+            let from = 1u64 << f;
+            ctx.from = f;
+            ctx.empty = s.empty | from;
+            let over = step::<R::Board>(from, d);
+            after_short_jump::<R, WHITE, true>(&mut ctx, step::<R::Board>(over, d), over, 0, d);
+        }
     }
     for f in Bits(s.kings) {
         ctx.from = f;
@@ -413,23 +423,11 @@ fn short_jumps<R: Rules, const WHITE: bool, const MAN: bool>(
     captured: u64,
     came: usize,
 ) -> bool {
-    short_jumps_body::<R, WHITE, MAN>(ctx, sq, captured, came)
-}
-
-/// The body of [`short_jumps`], inlined into the per-piece loop for the first jump.
-#[inline(always)]
-fn short_jumps_body<R: Rules, const WHITE: bool, const MAN: bool>(
-    ctx: &mut Ctx<'_>,
-    sq: u8,
-    captured: u64,
-    came: usize,
-) -> bool {
     let dirs = if MAN {
         man_capture_dirs::<R, WHITE>()
     } else {
         0b1111
     };
-    let promo = promotion_row::<R, WHITE>();
     let here = 1u64 << sq;
     let mut found = false;
     for d in 0..4 {
@@ -446,38 +444,56 @@ fn short_jumps_body<R: Rules, const WHITE: bool, const MAN: bool>(
             continue;
         }
         found = true;
-        let l = land.trailing_zeros() as u8;
-        let cap = captured | over;
-        if MAN && land & promo != 0 {
-            match R::MID_CAPTURE {
-                MidCapturePromotion::EndsMove => ctx.add::<R>(l, cap, true),
-                MidCapturePromotion::BecomesKing => {
-                    if !king_jumps::<R>(ctx, l, cap, 0b1111 & !(1 << reverse(d)), true) {
-                        ctx.add::<R>(l, cap, true);
-                    }
-                }
-                MidCapturePromotion::StaysMan => {
-                    if !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d) {
-                        ctx.add::<R>(l, cap, true);
-                    }
-                }
-            }
-        } else if !can_short_jump::<R::Board>(
-            land,
-            ctx.opp & !cap,
-            ctx.empty,
-            dirs & !(1 << reverse(d)),
-        ) || !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d)
-        {
-            // Most jumps end the sequence: the bitwise test saves the recursive call.
-            if captured == 0 {
-                ctx.add_checked::<R, false>(l, cap, false);
-            } else {
-                ctx.add::<R>(l, cap, false);
-            }
-        }
+        after_short_jump::<R, WHITE, MAN>(ctx, land, over, captured, d);
     }
     found
+}
+
+/// A short jump in direction `d` over `over` onto `land` (one bit each, `land` empty), with
+/// `captured` taken before it: crowns the man if the rules say so, continues the sequence when it
+/// can, and records it when it ends.
+#[inline(always)]
+fn after_short_jump<R: Rules, const WHITE: bool, const MAN: bool>(
+    ctx: &mut Ctx<'_>,
+    land: u64,
+    over: u64,
+    captured: u64,
+    d: usize,
+) {
+    let l = land.trailing_zeros() as u8;
+    let cap = captured | over;
+    if MAN && land & promotion_row::<R, WHITE>() != 0 {
+        match R::MID_CAPTURE {
+            MidCapturePromotion::EndsMove => ctx.add::<R>(l, cap, true),
+            MidCapturePromotion::BecomesKing => {
+                if !king_jumps::<R>(ctx, l, cap, 0b1111 & !(1 << reverse(d)), true) {
+                    ctx.add::<R>(l, cap, true);
+                }
+            }
+            MidCapturePromotion::StaysMan => {
+                if !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d) {
+                    ctx.add::<R>(l, cap, true);
+                }
+            }
+        }
+        return;
+    }
+    let dirs = if MAN {
+        man_capture_dirs::<R, WHITE>()
+    } else {
+        0b1111
+    };
+    // Most jumps end the sequence: the bitwise test saves the recursive call.
+    if !can_short_jump::<R::Board>(land, ctx.opp & !cap, ctx.empty, dirs & !(1 << reverse(d)))
+        || !short_jumps::<R, WHITE, MAN>(ctx, l, cap, d)
+    {
+        if captured == 0 {
+            // A single jump is the only way to take that piece to that square: no duplicate.
+            ctx.add_checked::<R, false>(l, cap, false);
+        } else {
+            ctx.add::<R>(l, cap, false);
+        }
+    }
 }
 
 /// Continues a flying king's sequence from `sq`, having taken `captured`, trying the directions
