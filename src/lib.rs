@@ -17,5 +17,6 @@ pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod variant;
