@@ -6,6 +6,7 @@
 //!   bitboard move generation and notation, generic over a rules type per variant;
 //! - [`game`]: the generic game interface the search is written against; [`variant`]: the run-time
 //!   choice of game, resolved once by [`dispatch!`];
+//! - [`morris`]: Nine Men's Morris, a game of its own behind the same traits;
 //! - [`perft`]: move-tree counting for every game.
 
 pub mod board;
@@ -13,6 +14,7 @@ pub mod color;
 pub mod draw;
 pub mod eval;
 pub mod game;
+pub mod morris;
 pub mod movegen;
 pub mod notation;
 pub mod perft;

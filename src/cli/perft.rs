@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tiao::dispatch;
+use tiao::morris::{MorrisPosition, RemovalPly};
 use tiao::perft::{BulkCount, PerftOptions, divide};
 use tiao::position::Position;
 use tiao::variant::{DrawRuleSet, GameKind, Variant};
@@ -15,7 +16,8 @@ pub struct PerftArgs {
     /// Variant: international (normal), brazilian, russian, duoyibu, english, morris.
     #[arg(long, short, default_value = "international")]
     variant: Variant,
-    /// Start position (PDN FEN; default: the variant's start position).
+    /// Start position (PDN FEN, or for morris the position string; `start` or default: the
+    /// variant's start position).
     #[arg(long, short)]
     fen: Option<String>,
     /// Depth in plies.
@@ -30,6 +32,10 @@ pub struct PerftArgs {
     /// Make every leaf instead of counting the moves at the last ply.
     #[arg(long)]
     no_bulk: bool,
+    /// Morris only: count a removal as a ply of its own (Sanmill's convention) instead of as
+    /// part of the move that closes the mill.
+    #[arg(long)]
+    removal_ply: bool,
 }
 
 pub fn run(args: PerftArgs) -> Result<(), String> {
@@ -37,13 +43,24 @@ pub fn run(args: PerftArgs) -> Result<(), String> {
         variant: args.variant,
         draw_rules: DrawRuleSet::Standard,
     };
-    dispatch!(kind, R => run_game::<Position<R>>(&args), morris => Err("morris perft is not available yet".to_string()))
+    if args.removal_ply && args.variant != Variant::Morris {
+        return Err("--removal-ply is only for --variant morris".to_string());
+    }
+    dispatch!(kind, R => run_game::<Position<R>>(&args), morris => {
+        if args.removal_ply {
+            run_game::<RemovalPly>(&args)
+        } else {
+            run_game::<MorrisPosition>(&args)
+        }
+    })
 }
 
 fn run_game<G: BulkCount>(args: &PerftArgs) -> Result<(), String> {
-    let pos = match &args.fen {
-        Some(f) => G::from_fen(f).map_err(|e| format!("bad --fen: {e}"))?,
-        None => G::start(),
+    let pos = match args.fen.as_deref().map(str::trim) {
+        Some(f) if !f.eq_ignore_ascii_case("start") => {
+            G::from_fen(f).map_err(|e| format!("bad --fen: {e}"))?
+        }
+        _ => G::start(),
     };
     let threads = args.threads.max(1);
     let opts = PerftOptions {
@@ -51,7 +68,7 @@ fn run_game<G: BulkCount>(args: &PerftArgs) -> Result<(), String> {
         threads,
     };
     println!(
-        "perft {} depth {} threads {} {}",
+        "perft {} depth {} threads {} {}{}",
         args.variant,
         args.depth,
         threads,
@@ -59,6 +76,11 @@ fn run_game<G: BulkCount>(args: &PerftArgs) -> Result<(), String> {
             "bulk counting"
         } else {
             "every leaf made"
+        },
+        if args.removal_ply {
+            ", removal as a ply"
+        } else {
+            ""
         }
     );
     println!("fen {}", pos.fen());

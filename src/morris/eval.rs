@@ -1,0 +1,318 @@
+//! Static evaluation of Nine Men's Morris positions.
+//!
+//! The score is a sum of per-side [`Features`], each multiplied by its weight in [`WEIGHTS`] (the
+//! one place where the numbers live, each with its unit), White's minus Black's, seen from the
+//! side to move, plus a bonus for the side to move when it can close a mill at once. Every feature
+//! is a count, so the evaluation is exactly symmetric: swapping the colours (and the side to move)
+//! gives the same score, and so do the 16 symmetries of the board.
+//!
+//! Features of a side:
+//! - material on the board and in hand;
+//! - closed mills;
+//! - open mills: two in a row with the third point empty and reachable, i.e. the side places, or
+//!   flies, or has a piece (not one of the two) next to the empty point;
+//! - double (running) mills: a piece in a closed mill next to an empty point where it closes
+//!   another mill, so that it closes a mill every second move;
+//! - threats: empty points where the side can close a mill with its next move; two or more are a
+//!   fork (the opponent can block one), worth much more against a flying side, whose every
+//!   piece is its last but two;
+//! - for a side that slides or will (not flying): blocked pieces (no empty neighbour) and
+//!   mobility (its slides);
+//! - the flying endgame: a flying side gets a flat bonus for its freedom instead of mobility.
+
+use super::board::{ADJACENT, MILLS, bit, closes_mill, completing, in_mills, points};
+use super::position::MorrisPosition;
+use crate::color::Color;
+use crate::eval::{EVAL_MAX, Evaluate};
+
+/// The evaluation weights. Units: centi-men (hundredths of a piece) per unit of the feature.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per piece on the board.
+    pub piece_on_board: i32,
+    /// Per piece in hand (it will be placed where it is most useful, but can still be lost to
+    /// mills before it is).
+    pub piece_in_hand: i32,
+    /// Per closed mill.
+    pub mill: i32,
+    /// Per open mill (two in a row, third point empty and reachable).
+    pub open_mill: i32,
+    /// Per double (running) mill: a piece that swings between two mills.
+    pub double_mill: i32,
+    /// When the side has two or more threat points (a fork) and the opponent does not fly.
+    pub fork: i32,
+    /// When the side has a fork against a flying opponent (with 3 pieces, one removal loses).
+    pub fork_vs_flying: i32,
+    /// Per blocked piece (no empty neighbour) of a side that does not fly; counted against it.
+    pub blocked_piece: i32,
+    /// Per slide available to a side that does not fly.
+    pub mobility: i32,
+    /// Flat bonus of a flying side (its freedom, in place of mobility).
+    pub flying: i32,
+    /// Bonus of the side to move when it can close a mill with this move.
+    pub mill_in_one: i32,
+}
+
+/// The weights the engine plays with.
+pub const WEIGHTS: Weights = Weights {
+    piece_on_board: 100,
+    piece_in_hand: 100,
+    mill: 15,
+    open_mill: 25,
+    double_mill: 80,
+    fork: 60,
+    fork_vs_flying: 250,
+    blocked_piece: 10,
+    mobility: 4,
+    flying: 40,
+    mill_in_one: 60,
+};
+
+/// The counted features of one side (see the module documentation).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    pub on_board: i32,
+    pub in_hand: i32,
+    pub mills: i32,
+    pub open_mills: i32,
+    pub double_mills: i32,
+    /// Empty points where the side closes a mill with its next move.
+    pub threats: i32,
+    pub blocked: i32,
+    pub mobility: i32,
+    pub flies: bool,
+}
+
+/// The points where side `c` would close a mill if it were to move.
+pub fn threats(pos: &MorrisPosition, c: Color) -> u32 {
+    let own = pos.pieces(c);
+    let empty = pos.empty();
+    let candidates = completing(own) & empty;
+    if pos.lost_by_material(c) {
+        return 0;
+    }
+    if candidates == 0 || pos.places(c) {
+        return candidates;
+    }
+    let flies = pos.flies(c);
+    let mut found = 0;
+    for to in points(candidates) {
+        let movers = if flies {
+            own
+        } else {
+            ADJACENT[to as usize] & own
+        };
+        if points(movers).any(|f| closes_mill((own ^ bit(f)) | bit(to), to)) {
+            found |= bit(to);
+        }
+    }
+    found
+}
+
+/// The features of side `c`.
+pub fn features(pos: &MorrisPosition, c: Color) -> Features {
+    let own = pos.pieces(c);
+    let empty = pos.empty();
+    let places = pos.places(c);
+    let flies = pos.flies(c);
+    let mut f = Features {
+        on_board: own.count_ones() as i32,
+        in_hand: pos.in_hand(c) as i32,
+        flies,
+        ..Features::default()
+    };
+    for &m in &MILLS {
+        let mine = own & m;
+        if mine == m {
+            f.mills += 1;
+        } else if mine.count_ones() == 2 && m & !mine & empty != 0 {
+            let gap = (m & !mine).trailing_zeros() as usize;
+            if places || flies || ADJACENT[gap] & own & !m != 0 {
+                f.open_mills += 1;
+            }
+        }
+    }
+    if !places && !flies {
+        for p in points(in_mills(own)) {
+            let rest = own ^ bit(p);
+            if ADJACENT[p as usize] & empty & completing(rest) != 0 {
+                f.double_mills += 1;
+            }
+        }
+    }
+    f.threats = threats(pos, c).count_ones() as i32;
+    if !flies {
+        for p in points(own) {
+            let free = (ADJACENT[p as usize] & empty).count_ones() as i32;
+            f.mobility += free;
+            f.blocked += (free == 0) as i32;
+        }
+    }
+    f
+}
+
+/// The score of side `c`'s features (before the side-to-move bonus), in centi-men.
+fn score(w: &Weights, f: &Features, opponent_flies: bool) -> i32 {
+    let mut s = f.on_board * w.piece_on_board
+        + f.in_hand * w.piece_in_hand
+        + f.mills * w.mill
+        + f.open_mills * w.open_mill
+        + f.double_mills * w.double_mill
+        - f.blocked * w.blocked_piece
+        + f.mobility * w.mobility;
+    if f.threats >= 2 {
+        s += if opponent_flies {
+            w.fork_vs_flying
+        } else {
+            w.fork
+        };
+    }
+    if f.flies {
+        s += w.flying;
+    }
+    s
+}
+
+/// The evaluation of `pos` with weights `w`, from the side to move's point of view.
+pub fn evaluate_with(pos: &MorrisPosition, w: &Weights) -> i32 {
+    let us = pos.side();
+    let mine = features(pos, us);
+    let theirs = features(pos, !us);
+    let mut s = score(w, &mine, theirs.flies) - score(w, &theirs, mine.flies);
+    if mine.threats > 0 {
+        s += w.mill_in_one;
+    }
+    s.clamp(-EVAL_MAX + 1, EVAL_MAX - 1)
+}
+
+impl Evaluate for MorrisPosition {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        evaluate_with(self, &WEIGHTS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::morris::board::{self, MILLS};
+
+    fn pos(fen: &str) -> MorrisPosition {
+        MorrisPosition::from_fen(fen).unwrap()
+    }
+
+    /// The 16 symmetries of the board, as maps of points.
+    fn symmetries() -> Vec<[u8; 24]> {
+        let mut out = Vec::new();
+        for swap_rings in [false, true] {
+            for reflect in [false, true] {
+                for rot in 0..4 {
+                    let mut map = [0u8; 24];
+                    for (p, slot) in map.iter_mut().enumerate() {
+                        let (ring, i) = (p / 8, p % 8);
+                        let ring = if swap_rings { 2 - ring } else { ring };
+                        let i = if reflect { (10 - i) % 8 } else { i };
+                        let i = (i + 2 * rot) % 8;
+                        *slot = (ring * 8 + i) as u8;
+                    }
+                    out.push(map);
+                }
+            }
+        }
+        out
+    }
+
+    fn map_set(map: &[u8; 24], s: u32) -> u32 {
+        points(s).fold(0, |a, p| a | bit(map[p as usize]))
+    }
+
+    #[test]
+    fn symmetries_preserve_the_board() {
+        for map in symmetries() {
+            for p in 0..24 {
+                assert_eq!(
+                    map_set(&map, board::ADJACENT[p]),
+                    board::ADJACENT[map[p] as usize]
+                );
+            }
+            for m in MILLS {
+                assert!(MILLS.contains(&map_set(&map, m)));
+            }
+        }
+    }
+
+    /// Positions along a pseudo-random game from the start.
+    fn game_positions() -> Vec<MorrisPosition> {
+        let mut out = Vec::new();
+        let mut x = 0x9E37_79B9u64;
+        for _ in 0..20 {
+            let mut p = MorrisPosition::start();
+            let mut list = crate::movegen::MoveList::default();
+            for _ in 0..80 {
+                out.push(p);
+                p.generate(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p = p.make(&list[(x % list.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn symmetric_under_board_symmetries_and_colour_swap() {
+        for p in game_positions() {
+            let e = p.evaluate();
+            assert!(e.abs() < EVAL_MAX);
+            for map in symmetries() {
+                let q = p.mapped(|s| map_set(&map, s));
+                assert_eq!(q.evaluate(), e, "{p} under {map:?}");
+            }
+            assert_eq!(p.swapped_colours().evaluate(), e, "{p}");
+        }
+    }
+
+    #[test]
+    fn counts_features() {
+        // White: mill a1-a4-a7, d7 and g7 an open mill (gap ... none: g7 with d7 and a7 is a
+        // closed side); b6 and d6 with f6 empty and f4 next to it: open and reachable.
+        let p = pos("W:Wa1,a4,a7,b6,d6,f4:Bg1,g4,d2,b2:H0,0:R0");
+        let f = features(&p, Color::White);
+        assert_eq!(f.on_board, 6);
+        assert_eq!(f.mills, 1);
+        // b6-d6-f6 (f6 reached from f4) and a7-d7-g7? a7 only: no. d6 with b6: yes counted once.
+        assert_eq!(f.open_mills, 1);
+        assert_eq!(f.threats, 1);
+        // a4 can step to b4 but b4 closes nothing; a1 to d1: nothing; a7 to d7: nothing.
+        assert_eq!(f.double_mills, 0);
+        // Black: g1-g4 with g7 empty, reachable only from d7 (empty): not open.
+        let b = features(&p, Color::Black);
+        assert_eq!(b.open_mills, 0);
+        assert_eq!(b.threats, 0);
+        assert!(p.evaluate() > 0);
+    }
+
+    #[test]
+    fn running_mill_is_seen() {
+        // White mill a1-a4-a7; a4 can swing to b4 where b2-b4-b6 is completed.
+        let p = pos("W:Wa1,a4,a7,b2,b6:Bg1,g4,g7,d2:H0,0:R0");
+        let f = features(&p, Color::White);
+        assert_eq!(f.double_mills, 1);
+        assert_eq!(f.threats, 1);
+    }
+
+    #[test]
+    fn fork_against_flying_side_counts_heavily() {
+        // White can close a7-d7-g7 at d7 (from d6) and a1-d1-g1 at d1 (from d2); Black flies.
+        let p = pos("B:Wa7,g7,d6,a1,g1,d2:Bc5,e5,c3:H0,0:R0");
+        let w = features(&p, Color::White);
+        assert_eq!(w.threats, 2);
+        assert!(features(&p, Color::Black).flies);
+        assert!(p.evaluate() < -WEIGHTS.fork_vs_flying);
+    }
+}

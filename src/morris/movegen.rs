@@ -1,0 +1,302 @@
+//! Nine Men's Morris moves and their generation.
+//!
+//! A [`Move`] is three points: where the piece comes from (none for a placement), where it goes,
+//! and the enemy piece it removes (none unless the move closes a mill). A move that closes a mill
+//! — one or two at once — removes exactly one piece, so it appears once per removable piece
+//! (RULES.md: not a piece in a mill, unless every enemy piece is in a mill). Should the opponent
+//! have no piece on the board to remove (possible only in set-up positions), the move is generated
+//! without a removal.
+//!
+//! The side to move places while it has pieces in hand, flies with exactly 3 pieces on the board,
+//! and slides otherwise. With no pieces in hand and fewer than 3 on the board it has no move: it
+//! has lost, as it has when blocked.
+//!
+//! Besides the full generator this module counts moves without listing them ([`count`], for
+//! perft), in both conventions: removals folded into the move (the default), or a mill-closing
+//! move counted once with its removal left to a ply of its own ([`count_actions`]).
+
+use super::board::{self, ADJACENT, NO_POINT, bit, closes_mill, completing, points, removable};
+use super::position::MorrisPosition;
+use crate::movegen::MoveList;
+use std::fmt;
+
+/// A move: `from` (or none: a placement), `to`, and the removed point (or none).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: u8,
+    to: u8,
+    removal: u8,
+}
+
+impl Default for Move {
+    /// The null move (no part set); never legal.
+    fn default() -> Self {
+        Move {
+            from: NO_POINT,
+            to: NO_POINT,
+            removal: NO_POINT,
+        }
+    }
+}
+
+impl Move {
+    /// Placing a piece from hand on `to`.
+    #[inline(always)]
+    pub const fn place(to: u8) -> Move {
+        Move {
+            from: NO_POINT,
+            to,
+            removal: NO_POINT,
+        }
+    }
+
+    /// Moving a piece from `from` to `to` (sliding or flying).
+    #[inline(always)]
+    pub const fn step(from: u8, to: u8) -> Move {
+        Move {
+            from,
+            to,
+            removal: NO_POINT,
+        }
+    }
+
+    /// The same move removing the enemy piece on `point`.
+    #[inline(always)]
+    pub const fn removing(self, point: u8) -> Move {
+        Move {
+            removal: point,
+            ..self
+        }
+    }
+
+    /// A removal alone: a ply of its own in Sanmill's perft convention (see `morris::perft`).
+    #[inline(always)]
+    pub const fn bare_removal(point: u8) -> Move {
+        Move {
+            from: NO_POINT,
+            to: NO_POINT,
+            removal: point,
+        }
+    }
+
+    /// Origin point; `None` for a placement.
+    #[inline(always)]
+    pub const fn from(&self) -> Option<u8> {
+        some_point(self.from)
+    }
+
+    /// Destination point ([`NO_POINT`] only for a bare removal or the null move).
+    #[inline(always)]
+    pub const fn to(&self) -> u8 {
+        self.to
+    }
+
+    /// Removed point, if the move closes a mill.
+    #[inline(always)]
+    pub const fn removal(&self) -> Option<u8> {
+        some_point(self.removal)
+    }
+
+    /// Whether the move places a piece from hand.
+    #[inline(always)]
+    pub const fn is_placement(&self) -> bool {
+        self.from == NO_POINT && self.to != NO_POINT
+    }
+
+    /// Whether the move removes an enemy piece.
+    #[inline(always)]
+    pub const fn is_removal(&self) -> bool {
+        self.removal != NO_POINT
+    }
+
+    /// The move without its removal.
+    #[inline(always)]
+    pub const fn action(&self) -> Move {
+        Move {
+            removal: NO_POINT,
+            ..*self
+        }
+    }
+}
+
+/// `None` for [`NO_POINT`].
+#[inline(always)]
+const fn some_point(p: u8) -> Option<u8> {
+    if p == NO_POINT { None } else { Some(p) }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |p: u8| board::NAMES.get(p as usize).copied().unwrap_or("-");
+        write!(f, "Move(")?;
+        if let Some(from) = self.from() {
+            write!(f, "{}-", name(from))?;
+        }
+        write!(f, "{}", name(self.to))?;
+        if let Some(r) = self.removal() {
+            write!(f, "x{}", name(r))?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// Appends `m`, or `m` with each removal in `victims` when it closes a mill.
+#[inline(always)]
+fn push_with_removals(list: &mut MoveList<Move>, m: Move, closes: bool, victims: u32) {
+    if closes && victims != 0 {
+        for r in points(victims) {
+            list.push(m.removing(r));
+        }
+    } else {
+        list.push(m);
+    }
+}
+
+/// Generates the legal moves into `list` (cleared first). Empty: the side to move has lost.
+pub fn generate(pos: &MorrisPosition, list: &mut MoveList<Move>) {
+    let victims = removable(pos.pieces(!pos.side()));
+    generate_with::<false>(pos, list, victims);
+}
+
+/// Generates the mill-closing moves (with their removals) into `list` (cleared first).
+pub fn generate_noisy(pos: &MorrisPosition, list: &mut MoveList<Move>) {
+    let victims = removable(pos.pieces(!pos.side()));
+    generate_with::<true>(pos, list, victims);
+}
+
+/// Generates each (from, to) action once, without removals (Sanmill's perft convention, where
+/// the removal is a ply of its own), into `list` (cleared first).
+pub fn generate_actions(pos: &MorrisPosition, list: &mut MoveList<Move>) {
+    generate_with::<false>(pos, list, 0);
+}
+
+/// The generator: a mill-closing move is listed once per point of `victims` (once, without a
+/// removal, when `victims` is empty); with `NOISY`, only the mill-closing moves.
+#[inline(always)]
+fn generate_with<const NOISY: bool>(pos: &MorrisPosition, list: &mut MoveList<Move>, victims: u32) {
+    list.clear();
+    let us = pos.side();
+    let own = pos.pieces(us);
+    let empty = pos.empty();
+    if pos.lost_by_material(us) {
+        return;
+    }
+    // A mill can only be closed on a point that completes one with the pieces before the move;
+    // for a piece that moves, `closes_mill` then checks that it is not one of the two.
+    let candidates = completing(own) & empty;
+    let destinations = if NOISY { candidates } else { empty };
+    if pos.places(us) {
+        for to in points(destinations) {
+            push_with_removals(list, Move::place(to), candidates & bit(to) != 0, victims);
+        }
+        return;
+    }
+    if NOISY && candidates == 0 {
+        return;
+    }
+    let flies = pos.flies(us);
+    for from in points(own) {
+        let targets = if flies {
+            destinations
+        } else {
+            ADJACENT[from as usize] & destinations
+        };
+        let rest = own ^ bit(from);
+        for to in points(targets) {
+            let closes = candidates & bit(to) != 0 && closes_mill(rest | bit(to), to);
+            if !NOISY || closes {
+                push_with_removals(list, Move::step(from, to), closes, victims);
+            }
+        }
+    }
+}
+
+/// Whether `m` (a legal move of `pos`) closes a mill.
+#[inline]
+pub fn closes(pos: &MorrisPosition, m: &Move) -> bool {
+    let own = pos.pieces(pos.side());
+    let rest = match m.from() {
+        Some(f) => own ^ bit(f),
+        None => own,
+    };
+    m.to != NO_POINT && closes_mill(rest | bit(m.to), m.to)
+}
+
+/// The number of (from, to) pairs of the side to move and how many of them close a mill.
+#[inline(always)]
+fn actions(pos: &MorrisPosition) -> (u64, u64) {
+    let us = pos.side();
+    let own = pos.pieces(us);
+    let empty = pos.empty();
+    let candidates = completing(own) & empty;
+    if pos.places(us) {
+        return (empty.count_ones() as u64, candidates.count_ones() as u64);
+    }
+    if pos.lost_by_material(us) {
+        return (0, 0);
+    }
+    if pos.flies(us) {
+        let mut closing = 0;
+        if candidates != 0 {
+            for from in points(own) {
+                closing += (completing(own ^ bit(from)) & empty).count_ones() as u64;
+            }
+        }
+        return (3 * empty.count_ones() as u64, closing);
+    }
+    let mut total = 0;
+    let mut closing = 0;
+    for from in points(own) {
+        let targets = ADJACENT[from as usize] & empty;
+        total += targets.count_ones() as u64;
+        if targets & candidates != 0 {
+            closing += (targets & completing(own ^ bit(from))).count_ones() as u64;
+        }
+    }
+    (total, closing)
+}
+
+/// The number of legal moves (as [`generate`] would list them), without listing them.
+#[inline]
+pub fn count(pos: &MorrisPosition) -> u64 {
+    let (total, closing) = actions(pos);
+    if closing == 0 {
+        return total;
+    }
+    let victims = removable(pos.pieces(!pos.side())).count_ones() as u64;
+    total + closing * victims.saturating_sub(1)
+}
+
+/// The number of (from, to) actions, a mill-closing one counted once whatever it removes
+/// (Sanmill's convention, where the removal is a ply of its own).
+#[inline]
+pub fn count_actions(pos: &MorrisPosition) -> u64 {
+    actions(pos).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_moves() {
+        let p = MorrisPosition::start();
+        let mut list = MoveList::default();
+        generate(&p, &mut list);
+        assert_eq!(list.len(), 24);
+        assert!(list.iter().all(|m| m.is_placement() && !m.is_removal()));
+        assert_eq!(count(&p), 24);
+        generate_noisy(&p, &mut list);
+        assert!(list.is_empty());
+    }
+
+    #[test]
+    fn move_parts() {
+        let m = Move::step(3, 4).removing(9);
+        assert_eq!((m.from(), m.to(), m.removal()), (Some(3), 4, Some(9)));
+        assert_eq!(m.action(), Move::step(3, 4));
+        assert!(Move::place(0).is_placement());
+        assert!(!Move::default().is_placement());
+        assert_eq!(format!("{m:?}"), "Move(g4-g1xd6)");
+    }
+}
