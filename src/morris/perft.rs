@@ -116,10 +116,12 @@ impl Game for RemovalPly {
                 pending: false,
             };
         }
-        let next = self.pos.make(m);
         // A mill closed against a side with no piece on the board removes nothing.
-        let pending = movegen::closes(&self.pos, m) && next.pieces(next.side()) != 0;
-        RemovalPly { pos: next, pending }
+        let pending = movegen::closes(&self.pos, m) && self.pos.pieces(!self.pos.side()) != 0;
+        RemovalPly {
+            pos: self.pos.make(m),
+            pending,
+        }
     }
     fn side(&self) -> Color {
         if self.pending {
