@@ -173,6 +173,43 @@ const fn up(x: u32, n: u32) -> u32 {
     ((x << n) & keep) | ((x >> (8 - n)) & !keep & ALL)
 }
 
+/// Directions of a step along a line: round a square toward higher `i` (clockwise), toward lower
+/// `i`, across the squares inward (outer to middle to inner) and outward. `d ^ 1` is the reverse
+/// of `d`.
+pub const DIRECTIONS: usize = 4;
+
+/// The points reached by one step in direction `d` from the points of `set` (taken or not).
+#[inline(always)]
+pub const fn step(set: u32, d: usize) -> u32 {
+    match d {
+        0 => up(set, 1),
+        1 => down(set, 1),
+        2 => (set & MIDDLES & 0xFFFF) << 8,
+        _ => (set & MIDDLES & 0xFF_FF00) >> 8,
+    }
+}
+
+const fn step_from() -> [[u8; 32]; DIRECTIONS] {
+    let mut t = [[NO_POINT; 32]; DIRECTIONS];
+    let mut d = 0;
+    while d < DIRECTIONS {
+        let mut p = 0;
+        while p < POINTS {
+            let back = step(1 << p, d ^ 1);
+            if back != 0 {
+                t[d][p] = back.trailing_zeros() as u8;
+            }
+            p += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// `STEP_FROM[d][p]`: the point from which a step in direction `d` reaches `p` ([`NO_POINT`]
+/// where none does); 32 a row, for an index `& 31`.
+pub const STEP_FROM: [[u8; 32]; DIRECTIONS] = step_from();
+
 /// The points of `pieces` that stand in a complete mill of `pieces`.
 #[inline]
 pub const fn in_mills(pieces: u32) -> u32 {
@@ -284,6 +321,19 @@ mod tests {
         assert!(MILLS.contains(&set(&["c3", "d3", "e3"])));
         assert!(MILLS.contains(&set(&["e4", "f4", "g4"])));
         assert_eq!(point_of_name("d4"), None, "the centre is not a point");
+    }
+
+    #[test]
+    fn steps_are_the_lines() {
+        for p in 0..POINTS as u8 {
+            let reached = (0..DIRECTIONS).fold(0, |a, d| a | step(bit(p), d));
+            assert_eq!(reached, ADJACENT[p as usize], "{}", NAMES[p as usize]);
+            for (d, from) in STEP_FROM.iter().enumerate() {
+                for q in points(step(bit(p), d)) {
+                    assert_eq!(from[q as usize], p);
+                }
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,9 @@
 //! perft), in both conventions: removals folded into the move (the default), or a mill-closing
 //! move counted once with its removal left to a ply of its own ([`count_actions`]).
 
-use super::board::{self, ADJACENT, NO_POINT, bit, closes_mill, completing, points, removable};
+use super::board::{
+    self, NO_POINT, STEP_FROM, bit, closes_mill, completing, points, removable, step,
+};
 use super::position::MorrisPosition;
 use crate::movegen::MoveList;
 use std::fmt;
@@ -194,18 +196,23 @@ fn generate_with<const NOISY: bool>(pos: &MorrisPosition, list: &mut MoveList<Mo
     if NOISY && candidates == 0 {
         return;
     }
-    let flies = pos.flies(us);
-    for from in points(own) {
-        let targets = if flies {
-            destinations
-        } else {
-            ADJACENT[from as usize] & destinations
-        };
-        let rest = own ^ bit(from);
-        for to in points(targets) {
-            let closes = candidates & bit(to) != 0 && closes_mill(rest | bit(to), to);
-            if !NOISY || closes {
-                push_with_removals(list, Move::step(from, to), closes, victims);
+    let mut push = |from: u8, to: u8| {
+        let closes = candidates & bit(to) != 0 && closes_mill((own ^ bit(from)) | bit(to), to);
+        if !NOISY || closes {
+            push_with_removals(list, Move::step(from, to), closes, victims);
+        }
+    };
+    if pos.flies(us) {
+        for from in points(own) {
+            for to in points(destinations) {
+                push(from, to);
+            }
+        }
+    } else {
+        // Slides direction by direction: only the moves there are are visited.
+        for (d, from) in STEP_FROM.iter().enumerate() {
+            for to in points(step(own, d) & destinations) {
+                push(from[to as usize & 31], to);
             }
         }
     }
@@ -246,11 +253,12 @@ fn actions(pos: &MorrisPosition) -> (u64, u64) {
     }
     let mut total = 0;
     let mut closing = 0;
-    for from in points(own) {
-        let targets = ADJACENT[from as usize] & empty;
+    for (d, from_of) in STEP_FROM.iter().enumerate() {
+        let targets = step(own, d) & empty;
         total += targets.count_ones() as u64;
-        if targets & candidates != 0 {
-            closing += (targets & completing(own ^ bit(from))).count_ones() as u64;
+        for to in points(targets & candidates) {
+            let from = from_of[to as usize & 31];
+            closing += closes_mill((own ^ bit(from)) | bit(to), to) as u64;
         }
     }
     (total, closing)
