@@ -1,11 +1,14 @@
 //! Nine Men's Morris perft (one thread): the start position in both counting conventions, with
-//! bulk counting and with every leaf made, and positions of the moving and flying phases.
+//! bulk counting and with every leaf made, and positions of the moving and flying phases; and the
+//! evaluation over the positions of a few pseudo-random games.
 //! Sized for a 2-core machine: each case is a few hundred milliseconds per iteration at most.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use tiao::eval::Evaluate;
 use tiao::game::Game;
 use tiao::morris::{MorrisPosition, RemovalPly};
+use tiao::movegen::MoveList;
 use tiao::perft::{BulkCount, perft};
 
 fn case<G: BulkCount>(c: &mut Criterion, name: &str, pos: G, depth: u32, bulk: bool) {
@@ -37,6 +40,33 @@ fn benches(c: &mut Criterion) {
     // Flying endgame: 3 against 5.
     let flying = MorrisPosition::from_fen("W:Wa1,d5,g4:Ba7,b4,d2,e3,f6:H0,0:R0").unwrap();
     case(c, "flying", flying, 5, true);
+
+    // Evaluation: every position of 20 pseudo-random games, all phases.
+    let mut positions = Vec::new();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut list = MoveList::default();
+    for _ in 0..20 {
+        let mut p = MorrisPosition::start();
+        for _ in 0..150 {
+            positions.push(p);
+            p.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            p = p.make(&list[(x % list.len() as u64) as usize]);
+        }
+    }
+    c.bench_function(&format!("eval/morris/{}-positions", positions.len()), |b| {
+        b.iter(|| {
+            black_box(&positions)
+                .iter()
+                .map(|p| p.evaluate() as i64)
+                .sum::<i64>()
+        })
+    });
 }
 
 criterion_group! {

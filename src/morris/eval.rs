@@ -20,7 +20,9 @@
 //!   mobility (its slides);
 //! - the flying endgame: a flying side gets a flat bonus for its freedom instead of mobility.
 
-use super::board::{ADJACENT, MILLS, bit, closes_mill, completing, in_mills, points};
+use super::board::{
+    ADJACENT, DIRECTIONS, MILLS, bit, closes_mill, completing, in_mills, points, step,
+};
 use super::position::MorrisPosition;
 use crate::color::Color;
 use crate::eval::{EVAL_MAX, Evaluate};
@@ -142,11 +144,14 @@ pub fn features(pos: &MorrisPosition, c: Color) -> Features {
     }
     f.threats = threats(pos, c).count_ones() as i32;
     if !flies {
-        for p in points(own) {
-            let free = (ADJACENT[p as usize] & empty).count_ones() as i32;
-            f.mobility += free;
-            f.blocked += (free == 0) as i32;
+        // Lines are symmetric: a piece has an empty neighbour when a step from an empty point
+        // reaches it.
+        let mut next_to_empty = 0;
+        for d in 0..DIRECTIONS {
+            f.mobility += (step(own, d) & empty).count_ones() as i32;
+            next_to_empty |= step(empty, d);
         }
+        f.blocked = (own & !next_to_empty).count_ones() as i32;
     }
     f
 }
