@@ -7,8 +7,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use tiao::eval::Evaluate;
 use tiao::game::Game;
+use tiao::morris::sample::random_positions;
 use tiao::morris::{MorrisPosition, RemovalPly};
-use tiao::movegen::MoveList;
 use tiao::perft::{BulkCount, perft};
 
 fn case<G: BulkCount>(c: &mut Criterion, name: &str, pos: G, depth: u32, bulk: bool) {
@@ -42,23 +42,7 @@ fn benches(c: &mut Criterion) {
     case(c, "flying", flying, 5, true);
 
     // Evaluation: every position of 20 pseudo-random games, all phases.
-    let mut positions = Vec::new();
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut list = MoveList::default();
-    for _ in 0..20 {
-        let mut p = MorrisPosition::start();
-        for _ in 0..150 {
-            positions.push(p);
-            p.generate(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            p = p.make(&list[(x % list.len() as u64) as usize]);
-        }
-    }
+    let positions = random_positions(20, 150, 0x2545_F491_4F6C_DD1D);
     c.bench_function(&format!("eval/morris/{}-positions", positions.len()), |b| {
         b.iter(|| {
             black_box(&positions)

@@ -4,6 +4,7 @@
 
 use tiao::color::Color;
 use tiao::game::Game;
+use tiao::morris::sample::random_positions;
 use tiao::morris::{MorrisPosition, Move, board};
 use tiao::movegen::MoveList;
 
@@ -370,45 +371,12 @@ fn parts(m: &Move) -> (Option<u8>, u8, Option<u8>) {
     (m.from(), m.to(), m.removal())
 }
 
-/// Positions of pseudo-random games from the start (seeded, reproducible).
-fn random_positions(games: usize, seed: u64) -> Vec<MorrisPosition> {
-    let mut x = seed | 1;
-    let mut rand = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let mut out = Vec::new();
-    let mut list = MoveList::default();
-    for _ in 0..games {
-        let mut p = MorrisPosition::start();
-        for _ in 0..200 {
-            out.push(p);
-            p.generate(&mut list);
-            if list.is_empty() || p.draw_by_rule() {
-                break;
-            }
-            // Prefer removals now and then so that games reach the flying endgame.
-            let noisy: Vec<Move> = list.iter().copied().filter(|m| m.is_removal()).collect();
-            let r = rand();
-            let m = if !noisy.is_empty() && r % 3 != 0 {
-                noisy[(r / 3 % noisy.len() as u64) as usize]
-            } else {
-                list[(r / 3 % list.len() as u64) as usize]
-            };
-            p = p.make(&m);
-        }
-    }
-    out
-}
-
 #[test]
 fn generator_matches_reference_in_random_games() {
     let reference = Reference::new();
     let (mut placing, mut sliding, mut flying, mut lost, mut mills) = (0, 0, 0, 0, 0);
     let mut list = MoveList::default();
-    for p in random_positions(300, 0x5EED_0001) {
+    for p in random_positions(300, 200, 0x5EED_0001) {
         p.generate(&mut list);
         let mut got: Vec<_> = list.iter().map(parts).collect();
         got.sort();
@@ -443,7 +411,7 @@ fn generator_matches_reference_in_random_games() {
 #[test]
 fn perft_matches_reference_in_the_middle_game() {
     let reference = Reference::new();
-    let positions = random_positions(6, 0x5EED_0002);
+    let positions = random_positions(6, 200, 0x5EED_0002);
     for p in positions.iter().step_by(13) {
         for depth in 1..=2 {
             assert_eq!(

@@ -247,31 +247,9 @@ mod tests {
         }
     }
 
-    /// Positions along a pseudo-random game from the start.
-    fn game_positions() -> Vec<MorrisPosition> {
-        let mut out = Vec::new();
-        let mut x = 0x9E37_79B9u64;
-        for _ in 0..20 {
-            let mut p = MorrisPosition::start();
-            let mut list = crate::movegen::MoveList::default();
-            for _ in 0..80 {
-                out.push(p);
-                p.generate(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                p = p.make(&list[(x % list.len() as u64) as usize]);
-            }
-        }
-        out
-    }
-
     #[test]
     fn symmetric_under_board_symmetries_and_colour_swap() {
-        for p in game_positions() {
+        for p in crate::morris::sample::random_positions(20, 80, 0x9E37_79B9) {
             let e = p.evaluate();
             assert!(e.abs() < EVAL_MAX);
             for map in symmetries() {

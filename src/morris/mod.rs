@@ -30,7 +30,8 @@
 //!   position string (`W:W:B:H9,9:R0` is the start);
 //! - [`game`]: the [`Game`](crate::game::Game) implementation;
 //! - [`perft`]: bulk counting, and [`RemovalPly`] for the convention where a removal is a ply;
-//! - [`eval`]: the evaluation, its weights as data in [`eval::WEIGHTS`].
+//! - [`eval`]: the evaluation, its weights as data in [`eval::WEIGHTS`];
+//! - [`sample`]: reproducible pseudo-random games for tests, benches and tuning.
 //!
 //! Rules as implemented (RULES.md's Nine Men's Morris section): White moves first; a side places
 //! while it has pieces in hand, then slides, and flies with exactly 3 pieces on the board; closing
@@ -47,6 +48,7 @@ pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod sample;
 
 pub use movegen::Move;
 pub use notation::FenError;
