@@ -73,15 +73,23 @@ pub const WEIGHTS: Weights = Weights {
 /// The counted features of one side (see the module documentation).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Features {
+    /// Pieces on the board.
     pub on_board: i32,
+    /// Pieces in hand.
     pub in_hand: i32,
+    /// Closed mills.
     pub mills: i32,
+    /// Two in a row with the third point empty and reachable.
     pub open_mills: i32,
+    /// Pieces of a closed mill that can step to a point where they close another.
     pub double_mills: i32,
     /// Empty points where the side closes a mill with its next move.
     pub threats: i32,
+    /// Pieces with no empty neighbour (0 for a flying side).
     pub blocked: i32,
+    /// Slides to empty neighbours (0 for a flying side).
     pub mobility: i32,
+    /// Whether the side flies.
     pub flies: bool,
 }
 

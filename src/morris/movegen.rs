@@ -209,7 +209,7 @@ fn generate_with<const NOISY: bool>(pos: &MorrisPosition, list: &mut MoveList<Mo
             }
         }
     } else {
-        // Slides direction by direction: only the moves there are are visited.
+        // Slides direction by direction, visiting only the slides that exist.
         for (d, from) in STEP_FROM.iter().enumerate() {
             for to in points(step(own, d) & destinations) {
                 push(from[to as usize & 31], to);
