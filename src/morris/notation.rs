@@ -212,21 +212,24 @@ fn count(text: &str) -> Option<u32> {
 /// Reads a position string (see the module documentation).
 pub fn parse_fen(text: &str) -> Result<MorrisPosition, FenError> {
     // Quotes and a final `.`, in either order.
-    let mut s = text.trim();
-    s = s.strip_suffix('.').unwrap_or(s).trim();
-    if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') {
-        s = s[1..s.len() - 1].trim();
-    }
-    let s = s.strip_suffix('.').unwrap_or(s).trim();
+    let unwrap = |s: &str| -> String {
+        let s = s.trim().trim_end_matches('.').trim_end();
+        let s = s
+            .strip_prefix('"')
+            .and_then(|s| s.strip_suffix('"'))
+            .unwrap_or(s);
+        s.trim().trim_end_matches('.').trim_end().to_string()
+    };
+    let s = unwrap(text);
     if s.is_empty() {
         return Err(FenError::Empty);
     }
     let mut fields = s.split(':');
     let side_field = fields.next().unwrap_or("").trim();
-    let side = match side_field {
-        "W" | "w" => Color::White,
-        "B" | "b" => Color::Black,
-        other => return Err(FenError::BadSideToMove(other.to_string())),
+    let mut letters = side_field.chars();
+    let side = match (letters.next().and_then(Color::from_letter), letters.next()) {
+        (Some(c), None) => c,
+        _ => return Err(FenError::BadSideToMove(side_field.to_string())),
     };
     let mut pieces = [0u32; 2];
     let mut seen_side = [false; 2];
