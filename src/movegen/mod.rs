@@ -5,7 +5,7 @@
 //! fold away; there is no run-time variant test in this module.
 //!
 //! - Captures are compulsory: when any capture exists only captures are generated
-//!   ([`captures`](self::capture)).
+//!   ([`generate_captures`]).
 //! - A capture sequence is completed: the piece keeps jumping while it can. For flying kings this
 //!   means that when some landing square allows a continuation, only continuing landings are legal.
 //! - Turkish strike: captured pieces stay on the board until the sequence ends; they block and
