@@ -8,14 +8,20 @@
 //!   choice of game, resolved once by [`dispatch!`];
 //! - [`perft`]: move-tree counting for every game.
 
+pub mod bench;
 pub mod board;
 pub mod color;
 pub mod draw;
+pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod matches;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
+pub mod time;
+pub mod tt;
 pub mod variant;

@@ -115,7 +115,11 @@ pub trait Geometry: Copy + Clone + Default + Debug + Send + Sync + 'static {
         let s = Self::BIT_TO_SQ[bit as usize] as u32;
         let row = s / Self::W;
         let col = s % Self::W;
-        let file = if row % 2 == 0 { 2 * col + 1 } else { 2 * col };
+        let file = if row.is_multiple_of(2) {
+            2 * col + 1
+        } else {
+            2 * col
+        };
         (file, Self::SIZE - 1 - row)
     }
 
@@ -126,7 +130,7 @@ pub trait Geometry: Copy + Clone + Default + Debug + Send + Sync + 'static {
         }
         let row = Self::SIZE - 1 - rank;
         // Dark squares: odd files on even rows, even files on odd rows.
-        if (row % 2 == 0) != (file % 2 == 1) {
+        if row.is_multiple_of(2) != (file % 2 == 1) {
             return None;
         }
         let s = row * Self::W + file / 2;

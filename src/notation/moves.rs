@@ -121,7 +121,7 @@ fn single<R: Rules>(
 pub fn parse_pdn<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, MoveError> {
     let sq = squares::<R::Board>(text)?;
     let legal = legal_moves(pos);
-    Ok(single(pos, text, match_pdn(pos, &sq, &legal), &legal)?)
+    single(pos, text, match_pdn(pos, &sq, &legal), &legal)
 }
 
 /// Reads a move in the Hub form.
