@@ -192,12 +192,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     #[inline(always)]
     pub(crate) fn enter(&mut self, pos: &G, ply: usize) -> Option<i32> {
         self.pv_len[ply] = ply;
+        if self.aborted {
+            return Some(0);
+        }
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check();
-        }
-        if self.aborted {
-            return Some(0);
+            if self.aborted {
+                return Some(0);
+            }
         }
         if ply > 0 {
             self.keys[self.root_index + ply] = pos.key();

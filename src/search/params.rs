@@ -73,7 +73,7 @@ impl Default for Params {
             lmr_divisor: 2.0,
             lmr_pv_less: 1,
             forced_extension: true,
-            rfp: false,
+            rfp: true,
             rfp_max_depth: 3,
             rfp_margin: 60,
             killers: true,
