@@ -9,16 +9,22 @@
 //! - [`morris`]: Nine Men's Morris, a game of its own behind the same traits;
 //! - [`perft`]: move-tree counting for every game.
 
+pub mod bench;
 pub mod board;
 pub mod color;
 pub mod draw;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod morris;
+pub mod matches;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod rules;
+pub mod search;
+pub mod time;
+pub mod tt;
 pub mod variant;

@@ -18,6 +18,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search a position and print each iteration and the best move.
+    Analyze(cli::analyze::AnalyzeArgs),
+    /// Search the fixed bench positions: total nodes (the search signature) and nodes/s.
+    Bench(cli::bench::BenchArgs),
+    /// Play two configurations of the engine against each other (W/D/L, Elo).
+    Match(cli::matches::MatchArgs),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
     Perft(cli::perft::PerftArgs),
 }
@@ -25,6 +31,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         None => {
             use clap::CommandFactory;

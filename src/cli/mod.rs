@@ -1,4 +1,7 @@
 //! Subcommands of the `tiao` binary. Each parses its arguments (clap) and formats output; the
 //! work is done by the library.
 
+pub mod analyze;
+pub mod bench;
+pub mod matches;
 pub mod perft;

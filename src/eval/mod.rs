@@ -3,6 +3,12 @@
 //! Scores are in centi-men from the point of view of the side to move, and a static evaluation
 //! stays strictly inside `-EVAL_MAX..=EVAL_MAX` so that it can never be mistaken for a proven
 //! win or loss (those are `WIN - plies`, see the search).
+//!
+//! - [`draughts`]: the draughts evaluation, generic over the rules;
+//! - [`weights`]: its weights, as data, one value per family of variants.
+
+pub mod draughts;
+pub mod weights;
 
 use crate::game::Game;
 

@@ -1,0 +1,108 @@
+//! The bench: a fixed set of positions of every draughts variant searched to a fixed depth on one
+//! thread. The total node count is the search's signature (it changes exactly when the search or
+//! the evaluation changes its decisions); nodes/s measure its speed.
+//!
+//! Each position is searched from an empty table, so the result does not depend on the order.
+
+use crate::dispatch;
+use crate::eval::Evaluate;
+use crate::position::Position;
+use crate::search;
+use crate::tt::Tt;
+use crate::variant::{GameKind, Variant};
+use std::time::Duration;
+
+/// A bench position: variant, FEN, and what it is.
+pub struct BenchPosition {
+    pub variant: Variant,
+    pub fen: &'static str,
+    pub what: &'static str,
+}
+
+/// The bench positions.
+pub const POSITIONS: &[BenchPosition] = &[
+    BenchPosition {
+        variant: Variant::International,
+        fen: "W:W31-50:B1-20",
+        what: "start",
+    },
+    BenchPosition {
+        variant: Variant::International,
+        fen: "W:W27,30,31,32,34,35,37,40,41,43,47,48,49,50:B1,2,3,5,7,9,11,14,16,17,18,19,23,24",
+        what: "middlegame",
+    },
+    BenchPosition {
+        variant: Variant::International,
+        fen: "W:WK46,28,33,38,39:BK5,12,17,19",
+        what: "endgame with kings",
+    },
+    BenchPosition {
+        variant: Variant::Brazilian,
+        fen: "W:W21-32:B1-12",
+        what: "start",
+    },
+    BenchPosition {
+        variant: Variant::Brazilian,
+        fen: "W:Wf4,h4,a3,c3,e3,g3,a1,c1,e1,g1:Bd8,h8,e7,g7,d6,f6,h6,a5,g5,b4",
+        what: "middlegame",
+    },
+    BenchPosition {
+        variant: Variant::Russian,
+        fen: "W:W21-32:B1-12",
+        what: "start",
+    },
+    BenchPosition {
+        variant: Variant::Russian,
+        fen: "W:Wh6,a5,f4,a3,d2,f2,a1,c1,g1:Bb8,d8,f8,a7,c7,e7,f6,c5,h2",
+        what: "middlegame",
+    },
+    BenchPosition {
+        variant: Variant::Duoyibu,
+        fen: "W:W21-32:B1-12",
+        what: "start",
+    },
+    BenchPosition {
+        variant: Variant::Duoyibu,
+        fen: "W:WKa3,Kh2,e1:Bg5,Kd4",
+        what: "endgame with kings",
+    },
+    BenchPosition {
+        variant: Variant::English,
+        fen: "B:W21-32:B1-12",
+        what: "start",
+    },
+    BenchPosition {
+        variant: Variant::English,
+        fen: "B:W5,14,23,28,29,30,31,32:B1,2,3,4,6,8,20,21",
+        what: "middlegame",
+    },
+];
+
+/// Default bench depth (plies).
+pub const DEFAULT_DEPTH: u32 = 13;
+
+/// The result of one bench position.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    pub nodes: u64,
+    pub time: Duration,
+    /// The best move (PDN).
+    pub best: String,
+}
+
+fn run_one<G: Evaluate>(fen: &str, depth: u32, tt: &Tt) -> Result<BenchLine, String> {
+    let pos = G::from_fen(fen).map_err(|e| format!("bench FEN '{fen}': {e}"))?;
+    let r = search::search_to_depth(&pos, depth, tt);
+    Ok(BenchLine {
+        nodes: r.nodes,
+        time: r.time,
+        best: r.best.map_or("none".into(), |m| pos.move_to_pdn(&m)),
+    })
+}
+
+/// Searches one bench position to `depth` with a table of `hash_mib` MiB.
+pub fn run_position(p: &BenchPosition, depth: u32, tt: &Tt) -> Result<BenchLine, String> {
+    dispatch!(GameKind::new(p.variant),
+        R => run_one::<Position<R>>(p.fen, depth, tt),
+        morris => Err("morris has no bench positions yet".to_string()))
+}

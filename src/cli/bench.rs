@@ -1,0 +1,43 @@
+//! `tiao bench`: the search signature (total nodes of the bench positions at a fixed depth, one
+//! thread) and nodes/s.
+
+use clap::Args;
+use tiao::bench::{self, POSITIONS};
+use tiao::tt::Tt;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Depth in plies.
+    #[arg(long, short, default_value_t = bench::DEFAULT_DEPTH)]
+    depth: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+pub fn run(args: BenchArgs) -> Result<(), String> {
+    let tt = Tt::new(args.hash.max(1));
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    println!(
+        "bench depth {} threads 1 hash {} MiB",
+        args.depth, args.hash
+    );
+    for p in POSITIONS {
+        let line = bench::run_position(p, args.depth, &tt)?;
+        nodes += line.nodes;
+        secs += line.time.as_secs_f64();
+        println!(
+            "{:<14} {:<19} {:>11} nodes {:>7.3} s  best {:<7} {}",
+            p.variant.name(),
+            p.what,
+            line.nodes,
+            line.time.as_secs_f64(),
+            line.best,
+            p.fen
+        );
+    }
+    println!("nodes {nodes}");
+    println!("time {secs:.3} s");
+    println!("nodes/s {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}

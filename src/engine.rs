@@ -1,0 +1,577 @@
+//! The engine facade: a game chosen at run time, its position and history, a shared
+//! transposition table, and searches run on a background thread.
+//!
+//! This is the API the protocol layers (Hub, later DXP) and the CLI drive. Nothing here prints:
+//! a search reports through an [`EventSink`] (an [`Event::Info`] per completed iteration, then
+//! exactly one [`Event::Done`]), with moves already written as text (Hub form and PDN form).
+//!
+//! Typical use (the Hub loop): [`Engine::new`], setters ([`Engine::set_option`] for `set-param`),
+//! [`Engine::new_game`] (`new-game`), [`Engine::set_position`] (`pos`), [`Engine::go`] (`go` with
+//! the `level` as [`Limits`]), then [`Engine::stop`] / [`Engine::ponder_hit`] while it runs, and
+//! [`Engine::wait`] for it to end.
+//!
+//! Invariants: at most one search runs at a time; anything that changes the position, the table
+//! or the game first stops and joins a running search; a failed setter leaves the state as it
+//! was; every search sends exactly one `Done`, with a legal move whenever the position has one.
+//!
+//! Games: the variant is bound once, here, by [`dispatch!`](crate::dispatch) into a
+//! [`GameSession<G>`] for the concrete position type; adding a game means filling its arm of the
+//! dispatch with its position type (Nine Men's Morris: `morris => ...`).
+
+use crate::dispatch;
+use crate::eval::Evaluate;
+use crate::position::Position;
+use crate::search::{self, Control, Limits, Params, Report, Score, SearchOptions, SearchResult};
+use crate::time::TimeParams;
+use crate::tt::Tt;
+use crate::variant::{DrawRuleSet, GameKind, Variant};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// A move in the forms the outside world uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    /// Hub form (`32-28`, `28x19x23`: from, to, captured squares ascending).
+    pub hub: String,
+    /// PDN form (`32-28`, `28x19`, `c3:e5`; long form only when ambiguous).
+    pub pdn: String,
+}
+
+/// An iteration's report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// Nominal depth in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Mean ply of the leaves (Hub `mean-depth`).
+    pub mean_depth: f64,
+    /// Score from the side to move (format with [`Score::to_hub`]).
+    pub score: Score,
+    /// Nodes, all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Per-mille of the table used by this search (sampled).
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<MoveText>,
+}
+
+/// The end of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Done {
+    /// The move to play; `None` only when the position has no legal move (it is lost).
+    pub best: Option<MoveText>,
+    /// The expected reply.
+    pub ponder: Option<MoveText>,
+    /// Score of the last completed iteration.
+    pub score: Score,
+    /// Depth of the last completed iteration (0: answered at once).
+    pub depth: u32,
+    /// Nodes, all threads.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+}
+
+/// What a search reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A completed iteration.
+    Info(Info),
+    /// The search ended (always sent, once).
+    Done(Done),
+}
+
+/// Where events go. Called from the search thread.
+pub type EventSink = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// An engine request that was refused; the engine's state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The game is not implemented yet.
+    UnsupportedVariant(Variant),
+    /// A position text that does not parse.
+    BadPosition(String),
+    /// A move of the `moves` list that is not legal or not understood (0-based index).
+    BadMove {
+        index: usize,
+        text: String,
+        reason: String,
+    },
+    /// An unknown option or a bad value.
+    BadOption { name: String, reason: String },
+    /// A search is running.
+    Busy,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::UnsupportedVariant(v) => write!(f, "variant {v} is not supported yet"),
+            EngineError::BadPosition(e) => write!(f, "bad position: {e}"),
+            EngineError::BadMove {
+                index,
+                text,
+                reason,
+            } => write!(
+                f,
+                "bad move '{text}' (move {} of the list): {reason}",
+                index + 1
+            ),
+            EngineError::BadOption { name, reason } => write!(f, "option {name}: {reason}"),
+            EngineError::Busy => write!(f, "a search is running"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// The engine's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Search tunables.
+    pub params: Params,
+    /// Time-management tunables.
+    pub time: TimeParams,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            threads: 1,
+            hash_mib: 64,
+            params: Params::default(),
+            time: TimeParams::default(),
+        }
+    }
+}
+
+/// Most threads accepted.
+pub const MAX_THREADS: usize = 256;
+/// Largest table accepted, in MiB.
+pub const MAX_HASH_MIB: usize = 1 << 16;
+
+/// A game's position and history, behind a type-erased interface (one implementation per
+/// position type: [`GameSession`]).
+pub trait Session: Send {
+    /// Sets the position: `fen` (or the start position) followed by `moves` in any accepted
+    /// form. On error nothing changes.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError>;
+    /// The current position's FEN.
+    fn fen(&self) -> String;
+    /// The legal moves of the current position.
+    fn legal_moves(&self) -> Vec<MoveText>;
+    /// Starts a search of the current position on a new thread.
+    fn spawn(
+        &self,
+        limits: Limits,
+        options: SearchOptions,
+        tt: Arc<Tt>,
+        control: Arc<Control>,
+        sink: EventSink,
+    ) -> JoinHandle<()>;
+}
+
+/// The position of game `G` with the keys of the positions before it.
+#[derive(Clone, Debug)]
+pub struct GameSession<G: Evaluate> {
+    pos: G,
+    history: Vec<u64>,
+}
+
+impl<G: Evaluate> Default for GameSession<G> {
+    fn default() -> Self {
+        GameSession {
+            pos: G::start(),
+            history: Vec::new(),
+        }
+    }
+}
+
+impl<G: Evaluate> GameSession<G> {
+    /// The current position.
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+
+    /// The keys of the positions before the current one, oldest first.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+}
+
+/// A move in both text forms.
+pub fn move_text<G: Evaluate>(pos: &G, m: &G::Move) -> MoveText {
+    MoveText {
+        hub: pos.move_to_hub(m),
+        pdn: pos.move_to_pdn(m),
+    }
+}
+
+/// A line of moves from `pos` in both text forms.
+pub fn line_text<G: Evaluate>(pos: &G, line: &[G::Move]) -> Vec<MoveText> {
+    let mut p = *pos;
+    line.iter()
+        .map(|m| {
+            let t = move_text(&p, m);
+            p = p.make(m);
+            t
+        })
+        .collect()
+}
+
+/// The [`Info`] event of a search report.
+pub fn info_of<G: Evaluate>(root: &G, r: &Report<G::Move>) -> Info {
+    Info {
+        depth: r.depth,
+        seldepth: r.seldepth,
+        mean_depth: r.mean_depth,
+        score: r.score,
+        nodes: r.nodes,
+        time: r.time,
+        nps: r.nps(),
+        hashfull: r.hashfull,
+        pv: line_text(root, &r.pv),
+    }
+}
+
+/// The [`Done`] event of a search result.
+pub fn done_of<G: Evaluate>(root: &G, r: &SearchResult<G::Move>) -> Done {
+    Done {
+        best: r.best.map(|m| move_text(root, &m)),
+        ponder: r
+            .best
+            .zip(r.ponder)
+            .map(|(b, p)| move_text(&root.make(&b), &p)),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        time: r.time,
+    }
+}
+
+impl<G: Evaluate> Session for GameSession<G> {
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
+        let mut pos = match fen {
+            Some(f) => G::from_fen(f).map_err(|e| EngineError::BadPosition(e.to_string()))?,
+            None => G::start(),
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for (index, text) in moves.iter().enumerate() {
+            let m = pos.parse_move(text).map_err(|e| EngineError::BadMove {
+                index,
+                text: text.to_string(),
+                reason: e.to_string(),
+            })?;
+            history.push(pos.key());
+            pos = pos.make(&m);
+        }
+        self.pos = pos;
+        self.history = history;
+        Ok(())
+    }
+
+    fn fen(&self) -> String {
+        self.pos.fen()
+    }
+
+    fn legal_moves(&self) -> Vec<MoveText> {
+        let mut l = crate::movegen::MoveList::default();
+        self.pos.generate(&mut l);
+        l.iter().map(|m| move_text(&self.pos, m)).collect()
+    }
+
+    fn spawn(
+        &self,
+        limits: Limits,
+        options: SearchOptions,
+        tt: Arc<Tt>,
+        control: Arc<Control>,
+        sink: EventSink,
+    ) -> JoinHandle<()> {
+        let root = self.pos;
+        let history = self.history.clone();
+        std::thread::spawn(move || {
+            let result = search::search(
+                &root,
+                &history,
+                &limits,
+                &options,
+                &tt,
+                &control,
+                &mut |r| sink(Event::Info(info_of(&root, r))),
+            );
+            sink(Event::Done(done_of(&root, &result)));
+        })
+    }
+}
+
+/// A session for a game chosen at run time.
+pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
+    dispatch!(kind,
+        R => Ok(Box::new(GameSession::<Position<R>>::default()) as Box<dyn Session>),
+        morris => Err(EngineError::UnsupportedVariant(Variant::Morris)))
+}
+
+/// Checks that an option's value is in `1..=max`.
+fn in_range(name: &str, value: usize, max: usize) -> Result<(), EngineError> {
+    if (1..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(EngineError::BadOption {
+            name: name.into(),
+            reason: format!("{value} is not in 1..={max}"),
+        })
+    }
+}
+
+struct Running {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+    /// Set just before `Done` is sent.
+    finished: Arc<AtomicBool>,
+}
+
+/// The engine.
+pub struct Engine {
+    kind: GameKind,
+    options: EngineOptions,
+    tt: Arc<Tt>,
+    session: Box<dyn Session>,
+    /// The last position set, to replay it when the game's rules change.
+    setup: (Option<String>, Vec<String>),
+    running: Option<Running>,
+}
+
+impl Engine {
+    /// An engine for `kind` at its start position.
+    pub fn new(kind: GameKind, options: EngineOptions) -> Result<Engine, EngineError> {
+        let session = session_for(kind)?;
+        let options = EngineOptions {
+            threads: options.threads.clamp(1, MAX_THREADS),
+            hash_mib: options.hash_mib.clamp(1, MAX_HASH_MIB),
+            ..options
+        };
+        Ok(Engine {
+            kind,
+            tt: Arc::new(Tt::new(options.hash_mib)),
+            options,
+            session,
+            setup: (None, Vec::new()),
+            running: None,
+        })
+    }
+
+    /// The game being played.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// The current settings.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Stops a running search and waits for it (its `Done` is sent).
+    fn halt(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
+    /// Plays another game (variant and draw rules). The position goes back to the start.
+    pub fn set_game(&mut self, kind: GameKind) -> Result<(), EngineError> {
+        let session = session_for(kind)?;
+        self.halt();
+        self.kind = kind;
+        self.session = session;
+        self.setup = (None, Vec::new());
+        self.tt.clear();
+        Ok(())
+    }
+
+    /// Changes the variant (keeping the draw-rule set). The position goes back to the start.
+    pub fn set_variant(&mut self, variant: Variant) -> Result<(), EngineError> {
+        self.set_game(GameKind {
+            variant,
+            draw_rules: self.kind.draw_rules,
+        })
+    }
+
+    /// Changes the draw rules; the current position is kept (replayed under the new rules).
+    pub fn set_draw_rules(&mut self, draw_rules: DrawRuleSet) -> Result<(), EngineError> {
+        let kind = GameKind {
+            variant: self.kind.variant,
+            draw_rules,
+        };
+        let mut session = session_for(kind)?;
+        let (fen, moves) = &self.setup;
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        session.set_position(fen.as_deref(), &moves)?;
+        self.halt();
+        self.kind = kind;
+        self.session = session;
+        Ok(())
+    }
+
+    /// Sets the number of search threads (1..=`MAX_THREADS`).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
+        in_range("threads", threads, MAX_THREADS)?;
+        self.halt();
+        self.options.threads = threads;
+        Ok(())
+    }
+
+    /// Resizes the transposition table (1..=`MAX_HASH_MIB` MiB); it starts empty.
+    pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
+        in_range("hash", mib, MAX_HASH_MIB)?;
+        self.halt();
+        if mib != self.options.hash_mib {
+            self.tt = Arc::new(Tt::new(mib));
+            self.options.hash_mib = mib;
+        }
+        Ok(())
+    }
+
+    /// Sets an option by name, as the Hub `set-param` gives it: `variant`, `draw-rules`,
+    /// `threads`, `hash` (MiB, also `tt-size-mib`), or any search parameter of
+    /// [`Params::NAMES`].
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let bad = |reason: String| EngineError::BadOption {
+            name: name.to_string(),
+            reason,
+        };
+        match name.trim().to_ascii_lowercase().as_str() {
+            "variant" => self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
+            "draw-rules" | "draw_rules" => self.set_draw_rules(value.parse().map_err(bad)?),
+            "threads" => self.set_threads(
+                value
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(format!("bad number '{value}'")))?,
+            ),
+            "hash" | "hash-mib" | "tt-size-mib" => self.set_hash_mib(
+                value
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(format!("bad number '{value}'")))?,
+            ),
+            _ => {
+                let mut params = self.options.params.clone();
+                params.set(name, value).map_err(|e| bad(e.to_string()))?;
+                self.halt();
+                self.options.params = params;
+                Ok(())
+            }
+        }
+    }
+
+    /// Forgets everything learnt in the previous game (clears the table).
+    pub fn new_game(&mut self) {
+        self.halt();
+        self.tt.clear();
+    }
+
+    /// Sets the position: a FEN (`None`: the start position) and the moves played from it (any
+    /// accepted form: Hub, PDN short or long). The moves are the game history used for
+    /// repetition. On error the position is unchanged.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        self.wait();
+        self.session.set_position(fen, moves)?;
+        self.setup = (
+            fen.map(str::to_string),
+            moves.iter().map(|m| m.to_string()).collect(),
+        );
+        Ok(())
+    }
+
+    /// The current position as a FEN.
+    pub fn fen(&self) -> String {
+        self.session.fen()
+    }
+
+    /// The legal moves of the current position.
+    pub fn legal_moves(&self) -> Vec<MoveText> {
+        self.session.legal_moves()
+    }
+
+    /// Starts a search of the current position on a background thread. Events go to `sink`;
+    /// exactly one `Done` ends it.
+    pub fn go(&mut self, limits: Limits, sink: EventSink) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        self.wait();
+        let control = Arc::new(Control::new(limits.ponder));
+        let options = SearchOptions {
+            threads: self.options.threads,
+            params: self.options.params.clone(),
+            time: self.options.time.clone(),
+        };
+        let finished = Arc::new(AtomicBool::new(false));
+        let flag = finished.clone();
+        let sink: EventSink = Arc::new(move |e: Event| {
+            if matches!(e, Event::Done(_)) {
+                flag.store(true, Ordering::Release);
+            }
+            sink(e)
+        });
+        let handle = self
+            .session
+            .spawn(limits, options, self.tt.clone(), control.clone(), sink);
+        self.running = Some(Running {
+            control,
+            handle,
+            finished,
+        });
+        Ok(())
+    }
+
+    /// Asks the running search (if any) to stop; it sends its `Done` within a few milliseconds.
+    /// Does not wait: see [`Engine::wait`].
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.control.stop();
+        }
+    }
+
+    /// The expected move was played: a ponder search becomes a timed search from now on.
+    pub fn ponder_hit(&self) {
+        if let Some(r) = &self.running {
+            r.control.ponder_hit();
+        }
+    }
+
+    /// Whether a search is running (its `Done` has not been sent yet).
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.finished.load(Ordering::Acquire))
+    }
+
+    /// Waits for the running search, if any, to end.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}

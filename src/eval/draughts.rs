@@ -1,0 +1,324 @@
+//! Static evaluation of draughts positions, generic over the rules and driven by [`Weights`].
+//!
+//! Terms (each weight named in `weights.rs`): material with the family's king value; men's
+//! advancement (tempo) by row; centre and edge squares; back-row guards; left/right balance;
+//! runaway men (an empty widened forward cone, no enemy king); king mobility and kings on the long
+//! and double-corner diagonals; drawish material (a lone king against a few pieces) scaled toward
+//! zero.
+//!
+//! Everything is computed from bitboards with masks built at compile time per board
+//! ([`BoardMasks`]); the only loops run over the rows, over men near promotion, and over kings.
+//! The result is from the side to move's view and stays inside `-EVAL_MAX..=EVAL_MAX`.
+
+use super::weights::{self, Weights};
+use super::{EVAL_MAX, Evaluate};
+use crate::board::{Bits, Geometry};
+use crate::color::Color;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// Masks of board regions, per board size.
+#[derive(Clone, Debug)]
+pub struct Masks {
+    /// Row `r` (0 = top row, White's promotion row).
+    pub rows: [u64; weights::MAX_ROWS],
+    /// Files a to the middle.
+    pub left: u64,
+    /// The other files.
+    pub right: u64,
+    /// The centre squares.
+    pub centre: u64,
+    /// The left and right edge files.
+    pub edge: u64,
+    /// The long diagonal (a1 to the far corner).
+    pub long_diagonal: u64,
+    /// The two double-corner diagonals.
+    pub double_diagonal: u64,
+    /// `cone[c][b]`: squares ahead of a man of colour `c` on bit `b` that must be empty for it to
+    /// run to promotion (its forward cone widened by one file on each side).
+    pub cone: [[u64; 64]; 2],
+}
+
+/// (file, rank) of 0-based square `s` on a board with `w` dark squares a row.
+const fn coords(w: u32, s: u32) -> (i32, i32) {
+    let row = s / w;
+    let col = s % w;
+    let file = if row.is_multiple_of(2) {
+        2 * col + 1
+    } else {
+        2 * col
+    };
+    (file as i32, (2 * w - 1 - row) as i32)
+}
+
+const fn bit_of(w: u32, s: u32) -> u32 {
+    s + s / (2 * w)
+}
+
+impl Masks {
+    /// The masks of the board with `w` dark squares a row.
+    pub const fn new(w: u32) -> Masks {
+        let size = (2 * w) as i32;
+        let n = 2 * w * w;
+        let mut m = Masks {
+            rows: [0; weights::MAX_ROWS],
+            left: 0,
+            right: 0,
+            centre: 0,
+            edge: 0,
+            long_diagonal: 0,
+            double_diagonal: 0,
+            cone: [[0; 64]; 2],
+        };
+        let mut s = 0;
+        while s < n {
+            let b = 1u64 << bit_of(w, s);
+            let (f, r) = coords(w, s);
+            let row = (size - 1 - r) as usize;
+            m.rows[row] |= b;
+            if f < size / 2 {
+                m.left |= b;
+            } else {
+                m.right |= b;
+            }
+            if (row as i32 == size / 2 - 1 || row as i32 == size / 2) && f >= 2 && f < size - 2 {
+                m.centre |= b;
+            }
+            if f == 0 || f == size - 1 {
+                m.edge |= b;
+            }
+            if f == r {
+                m.long_diagonal |= b;
+            }
+            if f + r == size - 2 || f + r == size {
+                m.double_diagonal |= b;
+            }
+            // Cones: White moves up (rank grows), Black down.
+            let mut t = 0;
+            while t < n {
+                let (tf, tr) = coords(w, t);
+                let df = if tf > f { tf - f } else { f - tf };
+                if tr > r && df <= tr - r + 1 {
+                    m.cone[0][bit_of(w, s) as usize] |= 1u64 << bit_of(w, t);
+                }
+                if tr < r && df <= r - tr + 1 {
+                    m.cone[1][bit_of(w, s) as usize] |= 1u64 << bit_of(w, t);
+                }
+                t += 1;
+            }
+            s += 1;
+        }
+        m
+    }
+}
+
+/// Per-board masks as a compile-time constant of every [`Geometry`].
+pub trait BoardMasks: Geometry {
+    /// The masks of this board.
+    const MASKS: Masks = Masks::new(Self::W);
+}
+
+impl<G: Geometry> BoardMasks for G {}
+
+/// Squares a king on `k` can move to (flying: along free diagonals; short: one step).
+#[inline(always)]
+fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
+    let mut n = 0;
+    for d in 0..4 {
+        let ray = G::RAYS[d][k as usize];
+        if flying {
+            let blockers = ray & !empty;
+            let free = if blockers == 0 {
+                ray
+            } else {
+                let first = if G::OFFSETS[d] > 0 {
+                    blockers.trailing_zeros()
+                } else {
+                    63 - blockers.leading_zeros()
+                };
+                ray & !(G::RAYS[d][first as usize] | (1u64 << first))
+            };
+            n += free.count_ones();
+        } else {
+            let next = crate::board::step::<G>(1u64 << k, d);
+            n += (next & empty != 0) as u32;
+        }
+    }
+    n
+}
+
+/// The evaluation of one side's pieces (no material), from White's or Black's view.
+#[inline(always)]
+fn side_terms<R: Rules>(
+    w: &Weights,
+    c: Color,
+    men: u64,
+    kings: u64,
+    opp_men: u64,
+    opp_kings: u64,
+    empty: u64,
+) -> i32 {
+    let m = &<R::Board as BoardMasks>::MASKS;
+    let size = R::Board::SIZE as usize;
+    let mut s = 0;
+    for (row, &mask) in m.rows.iter().enumerate().take(size) {
+        let advanced = if c == Color::White {
+            size - 1 - row
+        } else {
+            row
+        };
+        s += w.advance[advanced] * (men & mask).count_ones() as i32;
+    }
+    s += w.centre * (men & m.centre).count_ones() as i32;
+    s += w.edge * (men & m.edge).count_ones() as i32;
+    if opp_men != 0 {
+        let back = if c == Color::White {
+            m.rows[size - 1]
+        } else {
+            m.rows[0]
+        };
+        s += w.back_guard * (men & back).count_ones() as i32;
+    }
+    let (l, r) = (
+        (men & m.left).count_ones() as i32,
+        (men & m.right).count_ones() as i32,
+    );
+    s -= w.balance * (l - r).abs();
+    if opp_kings == 0 {
+        let occupied = !empty;
+        for b in Bits(men) {
+            if m.cone[c.index()][b as usize] & occupied == 0 {
+                let row = R::Board::row_of_bit(b) as i32;
+                let to_go = if c == Color::White {
+                    row
+                } else {
+                    size as i32 - 1 - row
+                };
+                s += w.runaway - w.runaway_per_row * to_go;
+            }
+        }
+    }
+    for k in Bits(kings) {
+        s += w.king_mobility * king_reach::<R::Board>(k, empty, R::FLYING_KINGS) as i32;
+        let kb = 1u64 << k;
+        if kb & m.long_diagonal != 0 {
+            s += w.king_long_diagonal;
+        }
+        if kb & m.double_diagonal != 0 {
+            s += w.king_double_diagonal;
+        }
+    }
+    s
+}
+
+/// Whether `lone` is a single king that `strong` (a piece count) cannot beat under `w`.
+#[inline(always)]
+fn drawish<G: Geometry>(w: &Weights, lone: u64, lone_kings: u64, strong: u32) -> bool {
+    lone.count_ones() == 1
+        && lone_kings != 0
+        && (strong <= w.lone_king_draw
+            || (strong <= w.lone_king_draw_on_long_diagonal
+                && lone & <G as BoardMasks>::MASKS.long_diagonal != 0))
+}
+
+/// The evaluation of `pos` under weights `w`, from the side to move's view.
+pub fn evaluate_with<R: Rules>(pos: &Position<R>, w: &Weights) -> i32 {
+    let (white, black, kings) = (pos.white(), pos.black(), pos.kings());
+    let own = pos.pieces(pos.side());
+    if own == 0 {
+        return -EVAL_MAX; // no piece left: lost (the search scores it exactly when it looks)
+    }
+    if white == 0 || black == 0 {
+        return EVAL_MAX;
+    }
+    let (wm, wk, bm, bk) = (white & !kings, white & kings, black & !kings, black & kings);
+    let empty = pos.empty();
+    let mut s = w.man * (wm.count_ones() as i32 - bm.count_ones() as i32)
+        + w.king * (wk.count_ones() as i32 - bk.count_ones() as i32);
+    s += side_terms::<R>(w, Color::White, wm, wk, bm, bk, empty);
+    s -= side_terms::<R>(w, Color::Black, bm, bk, wm, wk, empty);
+    if kings != 0
+        && (drawish::<R::Board>(w, white, wk, black.count_ones())
+            || drawish::<R::Board>(w, black, bk, white.count_ones()))
+    {
+        s /= w.drawish_divisor.max(1);
+    }
+    let s = if pos.side() == Color::White { s } else { -s };
+    s.clamp(-EVAL_MAX + 1, EVAL_MAX - 1)
+}
+
+impl<R: Rules> Evaluate for Position<R> {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        evaluate_with(self, weights::for_rules::<R>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board8, Board10};
+    use crate::game::Game;
+    use crate::rules::{English, International, Russian};
+
+    fn eval<R: Rules>(fen: &str) -> i32 {
+        Position::<R>::from_fen(fen).unwrap().evaluate()
+    }
+
+    #[test]
+    fn masks() {
+        let m = &<Board10 as BoardMasks>::MASKS;
+        let sq = |n| 1u64 << Board10::bit_of_number(n).unwrap();
+        let centre = [22, 23, 24, 27, 28, 29].iter().fold(0, |a, &n| a | sq(n));
+        assert_eq!(m.centre, centre);
+        let diag = [46, 41, 37, 32, 28, 23, 19, 14, 10, 5]
+            .iter()
+            .fold(0, |a, &n| a | sq(n));
+        assert_eq!(m.long_diagonal, diag);
+        assert_eq!(m.rows.iter().fold(0, |a, r| a | r), Board10::ALL);
+        let m8 = &<Board8 as BoardMasks>::MASKS;
+        assert_eq!(m8.centre.count_ones(), 4);
+        assert_eq!(m8.long_diagonal.count_ones(), 8);
+        assert_eq!(m8.double_diagonal.count_ones(), 14);
+        // A white man on 6 (a9) has 1 (b10) ahead of it, and nothing behind.
+        let b6 = Board10::bit_of_number(6).unwrap() as usize;
+        assert_eq!(m.cone[0][b6], sq(1));
+        assert_eq!(m.cone[1][b6] & sq(1), 0);
+    }
+
+    #[test]
+    fn symmetric_start_positions() {
+        assert_eq!(Position::<International>::start().evaluate(), 0);
+        assert_eq!(Position::<Russian>::start().evaluate(), 0);
+        assert_eq!(Position::<English>::start().evaluate(), 0);
+    }
+
+    #[test]
+    fn side_to_move_view_and_material() {
+        let w = eval::<International>("W:W31-50:B1-19");
+        let b = eval::<International>("B:W31-50:B1-19");
+        assert!(w > 50, "{w}");
+        assert_eq!(w, -b);
+        // A king is worth more than a man.
+        assert!(eval::<International>("W:WK28:B3") > eval::<International>("W:W28:B3"));
+    }
+
+    #[test]
+    fn drawish_material() {
+        assert_eq!(eval::<International>("W:WK46:BK5"), 0);
+        let three_kings = eval::<International>("W:WK1,K2,K3:BK46");
+        assert!(three_kings.abs() < 100, "{three_kings}");
+        let four_kings = eval::<International>("W:WK1,K2,K3,K4:BK46");
+        assert!(four_kings > 500, "{four_kings}");
+        assert_eq!(eval::<English>("W:WK1:BK32"), 0);
+        assert!(eval::<English>("W:WK1,K2:BK32") > 100);
+    }
+
+    #[test]
+    fn runaway_man() {
+        // White man on 16 with an empty path; Black's men far off.
+        let free = eval::<International>("W:W16,45:B35,40");
+        let blocked = eval::<International>("W:W16,45:B7,40");
+        assert!(free > blocked + 100, "{free} vs {blocked}");
+    }
+}

@@ -1,0 +1,516 @@
+//! The tree search of one thread: principal-variation alpha-beta inside iterative deepening with
+//! aspiration windows.
+//!
+//! Per node: abort and draw checks (draw counters, repetition), mate-distance pruning, the table
+//! probe (cutoffs at non-PV nodes), move generation (no move: lost), reverse futility pruning,
+//! ordered moves with late move reductions and PV re-searches, the forced-move extension, and the
+//! table store. At depth 0 the quiescence search takes over.
+//!
+//! Invariants: `keys[root_index + ply]` is the key of the node at `ply` while it is searched (the
+//! entries below `root_index` are the game history); a search that was aborted returns a
+//! meaningless score and sets `aborted`, and its caller discards everything it returned; the main
+//! thread never aborts its first iteration, so a legal move is always known.
+
+use super::Control;
+use super::ordering::{HASH_MOVE, Ordering, pick};
+use super::params::Params;
+use super::score::{DRAW, INFINITY, MAX_PLY, WIN, from_tt, is_decisive, loss_in, to_tt, win_in};
+use crate::eval::Evaluate;
+use crate::movegen::{MAX_MOVES, MoveList};
+use crate::time::{TimeManager, TimeParams};
+use crate::tt::{Bound, NO_MOVE, Tt};
+use std::sync::atomic::{AtomicU64, Ordering as MemOrder};
+
+/// Largest depth and move number the reduction table covers.
+const LMR_SIZE: usize = 64;
+
+/// A node counter on its own cache line (threads publish their counts for the node limit and the
+/// reports).
+#[repr(align(64))]
+#[derive(Default)]
+pub(crate) struct Counter(pub(crate) AtomicU64);
+
+/// What the threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub(crate) tt: &'a Tt,
+    pub(crate) control: &'a Control,
+    pub(crate) params: &'a Params,
+    pub(crate) nodes: Vec<Counter>,
+    lmr: Vec<[u8; LMR_SIZE]>,
+}
+
+impl<'a> Shared<'a> {
+    pub(crate) fn new(
+        tt: &'a Tt,
+        control: &'a Control,
+        params: &'a Params,
+        threads: usize,
+    ) -> Self {
+        let lmr = (0..LMR_SIZE)
+            .map(|d| {
+                let mut row = [0u8; LMR_SIZE];
+                for (n, r) in row.iter_mut().enumerate() {
+                    *r = params.lmr_reduction(d as i32, n).clamp(0, u8::MAX as i32) as u8;
+                }
+                row
+            })
+            .collect();
+        Shared {
+            tt,
+            control,
+            params,
+            nodes: (0..threads).map(|_| Counter::default()).collect(),
+            lmr,
+        }
+    }
+
+    /// Nodes published by every thread.
+    pub(crate) fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(MemOrder::Relaxed)).sum()
+    }
+}
+
+/// The main thread's limits.
+pub(crate) struct Clock<'a> {
+    pub(crate) tm: TimeManager,
+    pub(crate) time_params: &'a TimeParams,
+    pub(crate) pondering: bool,
+    pub(crate) node_limit: Option<u64>,
+}
+
+/// A completed iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct Iteration<M> {
+    pub(crate) depth: u32,
+    pub(crate) score: i32,
+    pub(crate) pv: Vec<M>,
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a, G: Evaluate> {
+    pub(crate) id: usize,
+    pub(crate) shared: &'a Shared<'a>,
+    p: &'a Params,
+    pub(crate) clock: Option<Clock<'a>>,
+    pub(crate) nodes: u64,
+    next_check: u64,
+    pub(crate) aborted: bool,
+    pub(crate) can_abort: bool,
+    keys: Vec<u64>,
+    root_index: usize,
+    pub(crate) ordering: Ordering<G::Move>,
+    lists: Vec<MoveList<G::Move>>,
+    order: Vec<Vec<(i32, u16)>>,
+    pv: Vec<G::Move>,
+    pv_len: [usize; MAX_PLY + 2],
+    pub(crate) seldepth: usize,
+    pub(crate) leaf_plies: u64,
+    pub(crate) leaves: u64,
+}
+
+/// Longest game history kept for repetition (plies).
+const MAX_HISTORY: usize = 1024;
+
+impl<'a, G: Evaluate> Worker<'a, G> {
+    pub(crate) fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        history: &[u64],
+        clock: Option<Clock<'a>>,
+    ) -> Self {
+        let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        keys.extend_from_slice(history);
+        let root_index = keys.len();
+        keys.resize(root_index + MAX_PLY + 2, 0);
+        let p = shared.params;
+        Worker {
+            id,
+            shared,
+            p,
+            next_check: p.clock_check_nodes.min(
+                clock
+                    .as_ref()
+                    .and_then(|c| c.node_limit)
+                    .unwrap_or(u64::MAX),
+            ),
+            clock,
+            nodes: 0,
+            aborted: false,
+            can_abort: true,
+            keys,
+            root_index,
+            ordering: Ordering::new(),
+            lists: (0..MAX_PLY + 2).map(|_| MoveList::default()).collect(),
+            order: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_MOVES))
+                .collect(),
+            pv: vec![G::Move::default(); (MAX_PLY + 2) * (MAX_PLY + 2)],
+            pv_len: [0; MAX_PLY + 2],
+            seldepth: 0,
+            leaf_plies: 0,
+            leaves: 0,
+        }
+    }
+
+    /// Publishes the node count, looks at the stop signal and, on the main thread, the clock and
+    /// the node limit.
+    #[cold]
+    fn check(&mut self) {
+        let sh = self.shared;
+        sh.nodes[self.id].0.store(self.nodes, MemOrder::Relaxed);
+        self.next_check = self.nodes + self.p.clock_check_nodes;
+        if let Some(c) = &mut self.clock {
+            if c.pondering && !sh.control.is_pondering() {
+                c.pondering = false;
+                if let Some(at) = sh.control.ponder_hit_time() {
+                    c.tm.restart(at);
+                }
+            }
+            let mut out = !c.pondering && c.tm.hard_expired();
+            if let Some(limit) = c.node_limit {
+                let total = if sh.nodes.len() == 1 {
+                    self.nodes
+                } else {
+                    sh.total_nodes()
+                };
+                out |= total >= limit;
+                if sh.nodes.len() == 1 {
+                    self.next_check = self.next_check.min(limit);
+                }
+            }
+            if out {
+                sh.control.stop();
+            }
+        }
+        if self.can_abort && sh.control.is_stopped() {
+            self.aborted = true;
+        }
+    }
+
+    /// Counts the node, checks for abort and for a draw. `Some(score)` ends the node.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self, pos: &G, ply: usize) -> Option<i32> {
+        self.pv_len[ply] = ply;
+        if self.aborted {
+            return Some(0);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check();
+            if self.aborted {
+                return Some(0);
+            }
+        }
+        if ply > 0 {
+            self.keys[self.root_index + ply] = pos.key();
+            if pos.draw_by_rule() || self.is_repetition(ply, pos.reversible_plies()) {
+                return Some(DRAW);
+            }
+            if ply >= MAX_PLY {
+                return Some(pos.evaluate());
+            }
+        } else {
+            self.keys[self.root_index] = pos.key();
+        }
+        None
+    }
+
+    /// Whether the node at `ply` repeats an earlier position: twice before in the game (the third
+    /// occurrence), or once inside the search path when `twofold_in_path`.
+    #[inline(always)]
+    fn is_repetition(&self, ply: usize, reversible: u32) -> bool {
+        let cur = self.root_index + ply;
+        if reversible < 4 || cur < 4 {
+            return false;
+        }
+        let key = self.keys[cur];
+        let earliest = cur.saturating_sub(reversible as usize);
+        let mut seen = 0;
+        let mut j = cur - 4;
+        loop {
+            if self.keys[j] == key {
+                if j >= self.root_index && self.p.twofold_in_path {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            if j < earliest + 2 {
+                return false;
+            }
+            j -= 2;
+        }
+    }
+
+    /// Makes `m` the first move of the PV at `ply`, followed by the child's PV.
+    #[inline(always)]
+    pub(crate) fn update_pv(&mut self, ply: usize, m: G::Move) {
+        const W: usize = MAX_PLY + 2;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply * W + ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply * W + i] = self.pv[(ply + 1) * W + i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The move lists, one per ply.
+    #[inline(always)]
+    pub(crate) fn lists_mut(&mut self) -> &mut [MoveList<G::Move>] {
+        &mut self.lists
+    }
+
+    /// The PV from the root.
+    pub(crate) fn root_pv(&self) -> Vec<G::Move> {
+        self.pv[..self.pv_len[0]].to_vec()
+    }
+
+    /// The alpha-beta search of `pos` at `ply` with `depth` plies left.
+    pub(crate) fn search(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if depth <= 0 && ply > 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        if let Some(s) = self.enter(pos, ply) {
+            return s;
+        }
+        let p = self.p;
+        if ply > 0 {
+            // Mate-distance pruning: no line from here beats a win at the next ply.
+            alpha = alpha.max(loss_in(ply));
+            beta = beta.min(win_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.key();
+        let tt = self.shared.tt;
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = tt.probe(key) {
+            tt_move = e.move_index;
+            if p.tt_cutoffs && !pv_node && e.depth as i32 >= depth {
+                let s = from_tt(e.score as i32, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        pos.generate(&mut self.lists[ply]);
+        let n = self.lists[ply].len();
+        if n == 0 {
+            return loss_in(ply);
+        }
+        let quiet_node = !pos.is_noisy(&self.lists[ply][0]);
+
+        if p.rfp
+            && !pv_node
+            && ply > 0
+            && depth <= p.rfp_max_depth
+            && quiet_node
+            && !is_decisive(beta)
+        {
+            let eval = pos.evaluate();
+            if eval - p.rfp_margin * depth >= beta {
+                return eval;
+            }
+        }
+
+        let new_depth = if n == 1 && p.forced_extension {
+            depth
+        } else {
+            depth - 1
+        };
+
+        // Ordering.
+        {
+            let order = &mut self.order[ply];
+            order.clear();
+            let list = &self.lists[ply];
+            for (i, m) in list.iter().enumerate() {
+                let s = if i as u16 == tt_move {
+                    HASH_MOVE
+                } else {
+                    self.ordering.score(p, pos, ply, m)
+                };
+                order.push((s, i as u16));
+            }
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = NO_MOVE;
+        for i in 0..n {
+            let idx = pick(&mut self.order[ply], i);
+            let m = self.lists[ply][idx as usize];
+            let child = pos.make(&m);
+            tt.prefetch(child.key());
+            let noisy = pos.is_noisy(&m);
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
+            } else {
+                let mut r = 0;
+                if p.lmr
+                    && depth >= p.lmr_min_depth
+                    && i >= p.lmr_min_moves
+                    && !noisy
+                    && !(p.killers && self.ordering.is_killer(ply, &m))
+                {
+                    r = self.shared.lmr[(depth as usize).min(LMR_SIZE - 1)]
+                        [(i + 1).min(LMR_SIZE - 1)] as i32;
+                    if pv_node {
+                        r -= p.lmr_pv_less;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_index = idx;
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        if !noisy {
+                            self.record_cutoff(pos, ply, depth, i, m);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        tt.store(key, to_tt(best, ply), 0, best_index, depth, bound);
+        best
+    }
+
+    /// Updates killers and history after the `i`-th move `m` cut off.
+    fn record_cutoff(&mut self, pos: &G, ply: usize, depth: i32, i: usize, m: G::Move) {
+        let mut tried = [G::Move::default(); 64];
+        let mut n = 0;
+        for &(_, idx) in &self.order[ply][..i] {
+            let t = self.lists[ply][idx as usize];
+            if n < tried.len() && !pos.is_noisy(&t) {
+                tried[n] = t;
+                n += 1;
+            }
+        }
+        self.ordering
+            .cutoff(self.p, pos, ply, depth, &m, &tried[..n]);
+    }
+
+    /// One iteration with an aspiration window around `prev`.
+    pub(crate) fn aspiration(&mut self, root: &G, depth: i32, prev: i32) -> i32 {
+        let p = self.p;
+        let mut delta = p.aspiration_window.max(1);
+        let (mut alpha, mut beta) =
+            if p.aspiration && depth >= p.aspiration_min_depth && !is_decisive(prev) {
+                ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
+        loop {
+            let s = self.search(root, alpha, beta, depth, 0, true);
+            if self.aborted {
+                return s;
+            }
+            if s <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INFINITY);
+            } else if s >= beta && beta < INFINITY {
+                beta = (s + delta).min(INFINITY);
+            } else {
+                return s;
+            }
+            delta = delta.saturating_mul(2);
+            if is_decisive(s) || delta > WIN / 4 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Iterative deepening up to `max_depth`; the main thread calls `on_iteration` after each
+    /// completed iteration and decides when to stop. Returns the last completed iteration.
+    pub(crate) fn iterate(
+        &mut self,
+        root: &G,
+        max_depth: u32,
+        on_iteration: &mut dyn FnMut(&mut Self, &Iteration<G::Move>),
+    ) -> Option<Iteration<G::Move>> {
+        let mut last: Option<Iteration<G::Move>> = None;
+        let mut prev = 0;
+        let main = self.clock.is_some();
+        let skew = if main { 0 } else { (self.id % 2) as u32 };
+        for d in 1..=max_depth {
+            let depth = (d + skew).min(MAX_PLY as u32 - 1);
+            self.can_abort = !main || d > 1;
+            self.seldepth = 0;
+            self.leaf_plies = 0;
+            self.leaves = 0;
+            let s = self.aspiration(root, depth as i32, prev);
+            if self.aborted {
+                break;
+            }
+            prev = s;
+            let it = Iteration {
+                depth,
+                score: s,
+                pv: self.root_pv(),
+            };
+            on_iteration(self, &it);
+            last = Some(it);
+            if !main && self.shared.control.is_stopped() {
+                break;
+            }
+            if let Some(c) = &self.clock {
+                let found_end = is_decisive(s) && ((WIN - s.abs()) as u32) < depth && !c.pondering;
+                let out_of_time = !c.pondering && !c.tm.start_next_iteration(c.time_params);
+                let out_of_nodes = c
+                    .node_limit
+                    .is_some_and(|l| self.shared.total_nodes().max(self.nodes) >= l);
+                if self.shared.control.is_stopped() || out_of_time || out_of_nodes || found_end {
+                    break;
+                }
+            }
+        }
+        self.shared.nodes[self.id]
+            .0
+            .store(self.nodes, MemOrder::Relaxed);
+        last
+    }
+}

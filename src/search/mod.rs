@@ -1,0 +1,237 @@
+//! The search: iterative deepening over a principal-variation alpha-beta with aspiration windows,
+//! a quiescence search that resolves captures, a shared transposition table and Lazy SMP threads.
+//!
+//! Written once against [`Evaluate`] (a [`Game`](crate::game::Game) with an evaluation), so every
+//! draughts variant, and any other game implementing the two traits, uses the same search.
+//!
+//! - [`params`]: every tunable, named, with switches for the features a match decides on;
+//! - [`limits`]: depth, nodes, time, clock, infinite, ponder;
+//! - [`score`]: centi-men and `WIN - plies` scores, the Hub score format;
+//! - `ordering`: hash move, killers, history; `alphabeta` / `qsearch`: the tree search of one
+//!   thread; `threads`: the Lazy SMP driver (main thread keeps time and reports).
+//!
+//! The search never prints: [`search`] calls back with a [`Report`] per completed iteration (main
+//! thread only) and returns a [`SearchResult`]. It stops when a limit is reached or when
+//! [`Control::stop`] is called (within a fraction of a millisecond), and always returns a legal
+//! move when the root has one (the first iteration is never aborted).
+//!
+//! Draws inside the tree: the variant's draw counters (`Game::draw_by_rule`) and repetition
+//! against the game history given with the root plus the search path. With one thread the search
+//! is deterministic for a given depth or node limit and table state.
+
+mod alphabeta;
+pub mod limits;
+mod ordering;
+pub mod params;
+mod qsearch;
+pub mod score;
+mod threads;
+
+pub use limits::Limits;
+pub use params::{ParamError, Params};
+pub use score::{Score, ScoreKind};
+
+use crate::eval::Evaluate;
+use crate::movegen::MoveList;
+use crate::time::TimeParams;
+use crate::tt::Tt;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How a search runs, besides its limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOptions {
+    /// Search threads (1: deterministic).
+    pub threads: usize,
+    /// Search tunables.
+    pub params: Params,
+    /// Time-management tunables.
+    pub time: TimeParams,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            params: Params::default(),
+            time: TimeParams::default(),
+        }
+    }
+}
+
+/// The stop and ponder signals of one search, shared with whoever controls it.
+#[derive(Debug)]
+pub struct Control {
+    stop: AtomicBool,
+    ponder: AtomicBool,
+    ponder_hit_at: Mutex<Option<Instant>>,
+}
+
+impl Control {
+    /// Signals for a search that starts pondering or not.
+    pub fn new(ponder: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            ponder: AtomicBool::new(ponder),
+            ponder_hit_at: Mutex::new(None),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The expected move was played: the ponder search becomes a timed search from now on.
+    pub fn ponder_hit(&self) {
+        if let Ok(mut at) = self.ponder_hit_at.lock() {
+            *at = Some(Instant::now());
+        }
+        self.ponder.store(false, Ordering::Release);
+    }
+
+    /// Whether the search is (still) pondering.
+    pub fn is_pondering(&self) -> bool {
+        self.ponder.load(Ordering::Acquire)
+    }
+
+    fn ponder_hit_time(&self) -> Option<Instant> {
+        self.ponder_hit_at.lock().ok().and_then(|t| *t)
+    }
+}
+
+/// The report of one completed iteration (from the main thread).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report<M> {
+    /// Nominal depth of the iteration, in plies.
+    pub depth: u32,
+    /// Deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// Mean ply of the leaves of this iteration.
+    pub mean_depth: f64,
+    /// Root score, side to move.
+    pub score: Score,
+    /// Nodes so far, all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Principal variation from the root.
+    pub pv: Vec<M>,
+    /// Per-mille of the transposition table written by this search (sampled).
+    pub hashfull: u32,
+}
+
+impl<M> Report<M> {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the root has no legal move (it is lost).
+    pub best: Option<M>,
+    /// The expected reply, when known.
+    pub ponder: Option<M>,
+    /// Score of the last completed iteration (side to move).
+    pub score: Score,
+    /// Depth of the last completed iteration (0: answered without searching).
+    pub depth: u32,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// Principal variation of the last completed iteration.
+    pub pv: Vec<M>,
+}
+
+/// Searches `root` within `limits`.
+///
+/// `history` holds the keys of the positions of the game before `root`, oldest first (for
+/// repetition; only the last `root.reversible_plies()` matter). `on_report` is called after each
+/// completed iteration. The table is shared with any other search using it; `control` stops the
+/// search or ends its pondering from another thread.
+pub fn search<G: Evaluate>(
+    root: &G,
+    history: &[u64],
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &Tt,
+    control: &Control,
+    on_report: &mut dyn FnMut(&Report<G::Move>),
+) -> SearchResult<G::Move> {
+    let start = Instant::now();
+    let mut moves = MoveList::default();
+    root.generate(&mut moves);
+    if moves.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: Score(score::loss_in(0)),
+            depth: 0,
+            nodes: 0,
+            time: start.elapsed(),
+            pv: Vec::new(),
+        };
+    }
+    if moves.len() == 1 && !limits.analyze {
+        // A single legal move is answered at once (Hub `go think`).
+        let m = moves[0];
+        let child = root.make(&m);
+        let ponder = tt
+            .probe(child.key())
+            .and_then(|d| reply_at(&child, d.move_index));
+        return SearchResult {
+            best: Some(m),
+            ponder,
+            score: Score(-child.evaluate()),
+            depth: 0,
+            nodes: 1,
+            time: start.elapsed(),
+            pv: vec![m],
+        };
+    }
+    tt.new_search();
+    threads::run(
+        root, history, limits, options, tt, control, start, on_report,
+    )
+}
+
+/// A one-thread search of `pos` to `depth` plies from an empty table (benches, openings,
+/// tests): deterministic.
+pub fn search_to_depth<G: Evaluate>(pos: &G, depth: u32, tt: &Tt) -> SearchResult<G::Move> {
+    tt.clear();
+    let limits = Limits {
+        analyze: true,
+        ..Limits::depth(depth)
+    };
+    search(
+        pos,
+        &[],
+        &limits,
+        &SearchOptions::default(),
+        tt,
+        &Control::new(false),
+        &mut |_| {},
+    )
+}
+
+/// The move with generated index `index` in `pos`, if there is one.
+fn reply_at<G: Evaluate>(pos: &G, index: u16) -> Option<G::Move> {
+    let mut l = MoveList::default();
+    pos.generate(&mut l);
+    l.as_slice().get(index as usize).copied()
+}

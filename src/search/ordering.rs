@@ -1,0 +1,187 @@
+//! Move ordering: the hash move first, then killer moves, then the history heuristic.
+//!
+//! Written against [`Game`] only, so it orders the moves of any game. A move is identified in
+//! the history table by a hash of the move value ([`slot`]); collisions only blur the ordering.
+//! The hash move is an index into the position's generated list (the table stores that index),
+//! which is exact because generation is deterministic.
+//!
+//! Invariants: history values stay within `±Params::history_max` (updates use "gravity": a bonus
+//! shrinks as the value nears the bound); killers hold quiet (non-noisy) moves only.
+
+use super::params::Params;
+use super::score::MAX_PLY;
+use crate::color::Color;
+use crate::game::Game;
+use std::hash::{Hash, Hasher};
+
+/// log2 of the history table's slots per side.
+const HISTORY_BITS: u32 = 12;
+const HISTORY_SLOTS: usize = 1 << HISTORY_BITS;
+
+/// Ordering score of the hash move.
+pub(crate) const HASH_MOVE: i32 = 1 << 30;
+/// Ordering score of the first killer (the second gets one less).
+pub(crate) const KILLER: i32 = 1 << 29;
+
+/// A fast multiplicative hasher for move values (the standard hasher is far slower).
+struct MoveHasher(u64);
+
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Hasher for MoveHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline(always)]
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64)
+    }
+    #[inline(always)]
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(x as u64)
+    }
+    #[inline(always)]
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64)
+    }
+    #[inline(always)]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64)
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(MIX);
+    }
+}
+
+/// The history slot of a move (per side to move).
+#[inline(always)]
+pub(crate) fn slot<M: Hash>(side: Color, m: &M) -> usize {
+    let mut h = MoveHasher(0);
+    m.hash(&mut h);
+    side.index() * HISTORY_SLOTS + (h.finish() >> (64 - HISTORY_BITS)) as usize
+}
+
+/// Killers and history of one search thread.
+pub(crate) struct Ordering<M> {
+    killers: Vec<[M; 2]>,
+    history: Vec<i32>,
+}
+
+impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
+    pub(crate) fn new() -> Self {
+        Ordering {
+            killers: vec![[M::default(); 2]; MAX_PLY + 2],
+            history: vec![0; 2 * HISTORY_SLOTS],
+        }
+    }
+
+    /// Whether `m` is a killer at `ply`.
+    #[inline(always)]
+    pub(crate) fn is_killer(&self, ply: usize, m: &M) -> bool {
+        let k = &self.killers[ply];
+        k[0] == *m || k[1] == *m
+    }
+
+    /// The ordering score of a move other than the hash move.
+    #[inline(always)]
+    pub(crate) fn score<G: Game<Move = M>>(&self, p: &Params, pos: &G, ply: usize, m: &M) -> i32 {
+        if p.killers {
+            let k = &self.killers[ply];
+            if k[0] == *m {
+                return KILLER;
+            }
+            if k[1] == *m {
+                return KILLER - 1;
+            }
+        }
+        if p.history {
+            self.history[slot(pos.side(), m)]
+        } else {
+            0
+        }
+    }
+
+    /// A quiet move caused a cutoff at `ply`, after `tried` other quiet moves failed.
+    pub(crate) fn cutoff<G: Game<Move = M>>(
+        &mut self,
+        p: &Params,
+        pos: &G,
+        ply: usize,
+        depth: i32,
+        m: &M,
+        tried: &[M],
+    ) {
+        if p.killers {
+            let k = &mut self.killers[ply];
+            if k[0] != *m {
+                k[1] = k[0];
+                k[0] = *m;
+            }
+        }
+        if p.history {
+            let bonus = (depth * depth).min(p.history_max);
+            let side = pos.side();
+            Self::gravity(&mut self.history[slot(side, m)], bonus, p.history_max);
+            for t in tried {
+                Self::gravity(&mut self.history[slot(side, t)], -bonus, p.history_max);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn gravity(h: &mut i32, bonus: i32, max: i32) {
+        *h += bonus - *h * bonus.abs() / max.max(1);
+    }
+}
+
+/// Picks the best-scored move left in `scores[from..]` (selection sort step): swaps it to `from`
+/// and returns its generated index.
+#[inline(always)]
+pub(crate) fn pick(scores: &mut [(i32, u16)], from: usize) -> u16 {
+    let mut best = from;
+    for i in from + 1..scores.len() {
+        if scores[i].0 > scores[best].0 {
+            best = i;
+        }
+    }
+    scores.swap(from, best);
+    scores[from].1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_orders_by_score() {
+        let mut s = [(3, 0), (9, 1), (3, 2), (10, 3)];
+        let order: Vec<u16> = (0..4).map(|i| pick(&mut s, i)).collect();
+        assert_eq!(order, [3, 1, 2, 0]);
+    }
+
+    #[test]
+    fn gravity_bounds_history() {
+        let mut h = 0;
+        for _ in 0..1000 {
+            Ordering::<u32>::gravity(&mut h, 400, 1 << 14);
+        }
+        assert!(h <= 1 << 14 && h > 1 << 13);
+    }
+
+    #[test]
+    fn slots_differ() {
+        let a = slot(Color::White, &(1u8, 2u8));
+        let b = slot(Color::White, &(2u8, 1u8));
+        let c = slot(Color::Black, &(1u8, 2u8));
+        assert_ne!(a, b);
+        assert_ne!(a, c);
+    }
+}

@@ -1,0 +1,159 @@
+//! Search scores: centi-men from the side to move, with proven game ends encoded by distance.
+//!
+//! - A heuristic score is a static evaluation or a backed-up one: `-EVAL_MAX..=EVAL_MAX`
+//!   (see [`crate::eval::EVAL_MAX`]).
+//! - A proven win in `p` plies is `WIN - p`, a proven loss in `p` plies `-(WIN - p)`; `p` is
+//!   counted from the root of the search (the side to move at the root wins in `p` plies).
+//! - Draws are `DRAW` (0).
+//!
+//! Invariant: `EVAL_MAX < WIN - MAX_PLY`, so the two ranges never meet. The transposition table
+//! stores game-end scores relative to the node ([`to_tt`] / [`from_tt`]), so that an entry found
+//! at another ply still means "a win in so many plies from here".
+
+use crate::eval::EVAL_MAX;
+use std::fmt;
+
+/// Deepest ply the search ever reaches (a fixed stack size).
+pub const MAX_PLY: usize = 128;
+/// A win at the root (the side to move has already won).
+pub const WIN: i32 = 10_000;
+/// Above every score, for initial windows.
+pub const INFINITY: i32 = WIN + 1;
+/// The score of a draw.
+pub const DRAW: i32 = 0;
+/// Scores at least this large are proven wins.
+pub const WIN_MIN: i32 = WIN - MAX_PLY as i32;
+
+const _: () = assert!(EVAL_MAX < WIN_MIN);
+const _: () = assert!(
+    WIN + MAX_PLY as i32 <= i16::MAX as i32,
+    "TT stores scores in i16"
+);
+
+/// The score of the side to move when it has won in `ply` plies.
+#[inline(always)]
+pub const fn win_in(ply: usize) -> i32 {
+    WIN - ply as i32
+}
+
+/// The score of the side to move when it is lost in `ply` plies.
+#[inline(always)]
+pub const fn loss_in(ply: usize) -> i32 {
+    -WIN + ply as i32
+}
+
+/// Whether a score is a proven win or loss.
+#[inline(always)]
+pub const fn is_decisive(s: i32) -> bool {
+    s >= WIN_MIN || s <= -WIN_MIN
+}
+
+/// A score found at `ply`, as stored in the table: game ends counted from the node.
+#[inline(always)]
+pub const fn to_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_MIN {
+        s + ply as i32
+    } else if s <= -WIN_MIN {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+/// A stored score read back at `ply`: game ends counted from the root again.
+#[inline(always)]
+pub const fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_MIN {
+        s - ply as i32
+    } else if s <= -WIN_MIN {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// A root score as the outside world sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Score(pub i32);
+
+/// What a [`Score`] means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoreKind {
+    /// A heuristic score in centi-men.
+    Eval(i32),
+    /// The side to move wins in this many plies.
+    Win(u32),
+    /// The side to move loses in this many plies.
+    Loss(u32),
+}
+
+impl Score {
+    /// What the score means.
+    pub const fn kind(self) -> ScoreKind {
+        if self.0 >= WIN_MIN {
+            ScoreKind::Win((WIN - self.0) as u32)
+        } else if self.0 <= -WIN_MIN {
+            ScoreKind::Loss((WIN + self.0) as u32)
+        } else {
+            ScoreKind::Eval(self.0)
+        }
+    }
+
+    /// Hub protocol form (protocols.md 1.9): men with two decimals from the side to move; a win
+    /// in `p` plies is `100 - p/100` (99.95 for 5 plies), a loss the same negated.
+    pub fn to_hub(self) -> String {
+        let c = self.0;
+        let sign = if c < 0 { "-" } else { "" };
+        let a = c.unsigned_abs();
+        format!("{sign}{}.{:02}", a / 100, a % 100)
+    }
+}
+
+impl fmt::Display for Score {
+    /// Human form: `+0.25`, `-1.10`, `win in 7 plies`, `loss in 4 plies`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind() {
+            ScoreKind::Eval(c) => {
+                let sign = if c < 0 { '-' } else { '+' };
+                let a = c.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
+            }
+            ScoreKind::Win(p) => write!(f, "win in {p} plies"),
+            ScoreKind::Loss(p) => write!(f, "loss in {p} plies"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hub_format() {
+        assert_eq!(Score(0).to_hub(), "0.00");
+        assert_eq!(Score(-1).to_hub(), "-0.01");
+        assert_eq!(Score(125).to_hub(), "1.25");
+        assert_eq!(Score(-300).to_hub(), "-3.00");
+        assert_eq!(Score(win_in(5)).to_hub(), "99.95");
+        assert_eq!(Score(loss_in(12)).to_hub(), "-99.88");
+        assert_eq!(Score(win_in(5)).kind(), ScoreKind::Win(5));
+        assert_eq!(Score(loss_in(4)).kind(), ScoreKind::Loss(4));
+        assert_eq!(Score(loss_in(4)).to_string(), "loss in 4 plies");
+        assert_eq!(Score(37).to_string(), "+0.37");
+    }
+
+    #[test]
+    fn tt_round_trip() {
+        for s in [0, 100, -EVAL_MAX, win_in(9), loss_in(3)] {
+            for ply in [0, 1, 7, 40] {
+                if is_decisive(s) && (WIN - s.abs()) < ply as i32 {
+                    continue; // a win at the root cannot be found deeper than its own ply
+                }
+                assert_eq!(from_tt(to_tt(s, ply), ply), s);
+            }
+        }
+        // A win in 9 plies from the root found at ply 4 is a win in 5 from the node.
+        assert_eq!(to_tt(win_in(9), 4), win_in(5));
+        assert_eq!(from_tt(win_in(5), 2), win_in(7));
+    }
+}

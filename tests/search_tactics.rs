@@ -1,0 +1,175 @@
+//! Search tests on positions with known answers: wins at the right distance, lost roots, forced
+//! capture lines, a quiet shot, single legal moves, thread counts and determinism.
+//!
+//! Each position was checked by hand (the reasoning is in the comments) and by the engine at a
+//! higher depth than the test uses.
+
+use tiao::game::Game;
+use tiao::position::Position;
+use tiao::rules::{English, International};
+use tiao::search::score::{loss_in, win_in};
+use tiao::search::{
+    Control, Limits, ScoreKind, SearchOptions, SearchResult, search, search_to_depth,
+};
+use tiao::tt::Tt;
+
+type Intl = Position<International>;
+
+fn at_depth(fen: &str, depth: u32) -> (Intl, SearchResult<tiao::movegen::Move>) {
+    let pos = Intl::from_fen(fen).unwrap();
+    let r = search_to_depth(&pos, depth, &Tt::new(4));
+    (pos, r)
+}
+
+fn best_pdn(pos: &Intl, r: &SearchResult<tiao::movegen::Move>) -> String {
+    pos.move_to_pdn(&r.best.expect("a move"))
+}
+
+#[test]
+fn win_in_one_ply() {
+    // 28x19 takes Black's last piece: Black, to move, has no move at ply 1.
+    let (pos, r) = at_depth("W:W28:B23", 3);
+    assert_eq!(best_pdn(&pos, &r), "28x19");
+    assert_eq!(r.score.0, win_in(1));
+    assert_eq!(r.score.to_hub(), "99.99");
+}
+
+#[test]
+fn win_in_five_plies() {
+    // 8-3 crowns; Black must take 25x34 (its only capture); the king takes 9 and 34 (3x43);
+    // Black's last man can only go 16-21 and is taken (43x16): Black has nothing left at ply 5.
+    // No faster win: after White's first two moves Black still has the man on 16.
+    let (pos, r) = at_depth("W:W37,8,30:B16,25,9", 7);
+    assert_eq!(best_pdn(&pos, &r), "8-3");
+    assert_eq!(r.score.kind(), ScoreKind::Win(5));
+    let pv: Vec<String> = {
+        let mut p = pos;
+        r.pv.iter()
+            .map(|m| {
+                let s = p.move_to_pdn(m);
+                p = p.make(m);
+                s
+            })
+            .collect()
+    };
+    assert_eq!(pv, ["8-3", "25x34", "3x43", "16-21", "43x16"]);
+}
+
+#[test]
+fn loss_seen_from_the_losing_side() {
+    // The same line seen by Black after 8-3: lost in 4 more plies.
+    let pos = Intl::from_fen("W:W37,8,30:B16,25,9").unwrap();
+    let pos = pos.make(&pos.parse_move("8-3").unwrap());
+    let r = search_to_depth(&pos, 7, &Tt::new(4));
+    assert_eq!(r.score.0, loss_in(4));
+    assert_eq!(r.score.to_hub(), "-99.96");
+}
+
+#[test]
+fn blocked_side_has_lost() {
+    // English: Black's only man, on 1 (b8), faces White's men on 5 and 6; it cannot jump 5 (the
+    // board edge is behind it) nor 6 (10 behind it is occupied): no move, Black has lost.
+    let pos = Position::<English>::from_fen("B:W5,6,9,10:B1").unwrap();
+    let mut l = tiao::movegen::MoveList::default();
+    pos.generate(&mut l);
+    assert!(l.is_empty());
+    let r = search_to_depth(&pos, 5, &Tt::new(1));
+    assert!(r.best.is_none());
+    assert_eq!(r.score.0, loss_in(0));
+}
+
+#[test]
+fn forced_capture_line_is_resolved_by_quiescence() {
+    // White must take 29x40 (its only move); Black then takes 39x48 over 43 and crowns on 48.
+    // The static evaluation likes White (a man on 13 near promotion); one ply plus the capture
+    // line shows White losing a man for a king.
+    let (pos, r) = at_depth("W:W29,43,13:B39,34,17", 1);
+    use tiao::eval::Evaluate;
+    assert!(pos.evaluate() > 50, "{}", pos.evaluate());
+    assert!(r.score.0 < -100, "{}", r.score);
+    assert_eq!(best_pdn(&pos, &r), "29x40");
+}
+
+#[test]
+fn quiet_shot_is_found_by_deeper_search() {
+    // 18-12 gives a man: Black takes 22x31 (over 27) or 8x17; after 22x31 White takes two with
+    // 12x3x14 (over 8 and 9). One ply sees only the loss; nine plies see White a man up.
+    let (_, shallow) = at_depth("W:W27,50,18,20:B8,9,16,22", 1);
+    assert!(shallow.score.0 < 0, "{}", shallow.score);
+    let (pos, deep) = at_depth("W:W27,50,18,20:B8,9,16,22", 9);
+    assert_eq!(best_pdn(&pos, &deep), "18-12");
+    assert!(deep.score.0 >= 90, "{}", deep.score);
+}
+
+#[test]
+fn single_legal_move_is_answered_at_once() {
+    // 28x19 is forced (captures are compulsory; the man on 45 cannot capture).
+    let pos = Intl::from_fen("W:W28,45:B23,1").unwrap();
+    let r = search(
+        &pos,
+        &[],
+        &Limits::move_time(std::time::Duration::from_secs(60)),
+        &SearchOptions::default(),
+        &Tt::new(1),
+        &Control::new(false),
+        &mut |_| panic!("no iteration is searched"),
+    );
+    assert_eq!(best_pdn(&pos, &r), "28x19");
+    assert_eq!(r.depth, 0);
+    assert!(r.time < std::time::Duration::from_millis(100));
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let pos = Intl::start();
+    let a = search_to_depth(&pos, 8, &Tt::new(8));
+    let b = search_to_depth(&pos, 8, &Tt::new(8));
+    assert_eq!((a.nodes, a.best, a.score), (b.nodes, b.best, b.score));
+}
+
+#[test]
+fn two_threads_agree_with_one_on_tactics() {
+    for (fen, depth, expected) in [
+        ("W:W37,8,30:B16,25,9", 7, "8-3"),
+        ("W:W27,50,18,20:B8,9,16,22", 9, "18-12"),
+        ("W:W28,45:B23,1", 4, "28x19"),
+        ("W:W29,43,13:B39,34,17", 4, "29x40"),
+    ] {
+        let pos = Intl::from_fen(fen).unwrap();
+        for threads in [1, 2] {
+            let options = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            let r = search(
+                &pos,
+                &[],
+                &Limits {
+                    analyze: true,
+                    ..Limits::depth(depth)
+                },
+                &options,
+                &Tt::new(8),
+                &Control::new(false),
+                &mut |_| {},
+            );
+            assert_eq!(best_pdn(&pos, &r), expected, "{fen} threads {threads}");
+        }
+    }
+}
+
+#[test]
+fn node_limit_is_exact_with_one_thread() {
+    let pos = Intl::start();
+    let r = search(
+        &pos,
+        &[],
+        &Limits::nodes(20_000),
+        &SearchOptions::default(),
+        &Tt::new(4),
+        &Control::new(false),
+        &mut |_| {},
+    );
+    assert!(r.best.is_some());
+    assert!(r.nodes <= 20_000, "{}", r.nodes);
+}
