@@ -9,7 +9,8 @@ use std::process::ExitCode;
 #[command(
     name = "tiao",
     version,
-    about = "tiao (跳): a draughts and Nine Men's Morris engine"
+    about = "tiao (跳): a draughts and Nine Men's Morris engine",
+    long_about = "tiao (跳): a draughts and Nine Men's Morris engine.\n\nWithout a subcommand it speaks the Hub protocol on stdin/stdout, as `tiao hub` does (see protocol.md)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -20,6 +21,8 @@ struct Cli {
 enum Command {
     /// Search a position and print each iteration and the best move.
     Analyze(cli::analyze::AnalyzeArgs),
+    /// Speak the Hub protocol on stdin/stdout (the default without a subcommand; see protocol.md).
+    Hub(cli::hub::HubArgs),
     /// Search the fixed bench positions: total nodes (the search signature) and nodes/s.
     Bench(cli::bench::BenchArgs),
     /// Play two configurations of the engine against each other (W/D/L, Elo).
@@ -33,12 +36,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Hub(args)) => cli::hub::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help().map_err(|e| e.to_string())
-        }
+        None => cli::hub::run(cli::hub::HubArgs {}),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

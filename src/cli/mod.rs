@@ -3,5 +3,6 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod hub;
 pub mod matches;
 pub mod perft;

@@ -63,6 +63,8 @@ pub enum Command {
     Quit,
     /// Extension: list the legal moves of the current position.
     LegalMoves,
+    /// Extension: write the current position as a `pos fen="..."` line.
+    GetPos,
 }
 
 /// Why a line is not a valid command.
@@ -132,15 +134,17 @@ fn number<T: std::str::FromStr>(
     }
 }
 
+/// A time in seconds. A negative time counts as 0: a client whose clock has fallen below the
+/// increment sends `time=<clock - inc>` (pydraughts does), and must still get a move at once.
 fn seconds(line: &Line, key: &str) -> Result<Option<f64>, CommandError> {
     let v: Option<f64> = number(line, key, "a number of seconds")?;
     match v {
-        Some(s) if !s.is_finite() || s < 0.0 => Err(CommandError::BadValue {
+        Some(s) if !s.is_finite() => Err(CommandError::BadValue {
             argument: key.to_string(),
             value: line.value(key).unwrap_or_default().to_string(),
-            expected: "a number of seconds, 0 or more",
+            expected: "a finite number of seconds",
         }),
-        _ => Ok(v),
+        _ => Ok(v.map(|s| s.max(0.0))),
     }
 }
 
@@ -157,6 +161,7 @@ impl Command {
             "stop" => Command::Stop,
             "quit" => Command::Quit,
             "legal-moves" => Command::LegalMoves,
+            "get-pos" => Command::GetPos,
             "set-param" => {
                 let name = line.value("name").ok_or(CommandError::Missing {
                     command: "set-param",
@@ -314,7 +319,16 @@ mod tests {
         let e = |s: &str| Command::parse(s).unwrap_err().to_string();
         assert_eq!(e("frobnicate now"), "unknown command 'frobnicate'");
         assert!(e("level depth=deep").contains("'deep'"));
-        assert!(e("level move-time=-1").contains("'-1'"));
+        assert!(e("level move-time=abc").contains("'abc'"));
+        assert!(e("level time=inf").contains("'inf'"));
+        assert_eq!(
+            Command::parse("level time=-0.5 inc=1"),
+            Ok(Command::Level(Level {
+                time: Some(0.0),
+                inc: Some(1.0),
+                ..Level::default()
+            }))
+        );
         assert!(e("level time=nan").contains("'nan'"));
         assert!(e("set-param name=threads").contains("value="));
         assert!(e("go think ponder").contains("only one"));

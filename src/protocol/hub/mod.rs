@@ -2,10 +2,22 @@
 //! the Hub GUI, and driven by pydraughts, lidraughts-bot and draughtsnet. `protocol.md` at the top
 //! of the repository is its user-facing specification.
 //!
+//! This layer parses and formats only; the [`Engine`](crate::engine::Engine) does the work.
+//!
 //! - [`syntax`]: tokenising lines and quoting values;
 //! - [`command`]: the typed commands;
-//! - [`position`]: the `pos=` position strings.
+//! - [`position`]: the `pos=` position strings;
+//! - [`numbering`]: pydraughts' 8x8 square numbering, translated on request;
+//! - [`reader`]: the input thread (byte lines, length cap, UTF-8 check);
+//! - [`format`]: the lines the engine writes;
+//! - [`driver`]: the loop itself ([`run`]) and its threading model.
 
 pub mod command;
+pub mod driver;
+pub mod format;
+pub mod numbering;
 pub mod position;
+pub mod reader;
 pub mod syntax;
+
+pub use driver::run;

@@ -43,7 +43,9 @@ impl fmt::Display for SyntaxError {
 impl std::error::Error for SyntaxError {}
 
 fn describe(c: char) -> String {
-    if c.is_control() {
+    if c == '"' {
+        "a double quote".to_string()
+    } else if c.is_control() {
         format!("control character U+{:04X}", c as u32)
     } else {
         format!("'{c}'")

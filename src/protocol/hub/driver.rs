@@ -1,0 +1,520 @@
+//! The Hub loop: a state machine that owns the [`Engine`], the pending `level` and the output,
+//! fed with input lines by the reader thread and with search events by the search thread.
+//!
+//! Threading model:
+//! - the **reader thread** ([`super::reader`]) reads stdin and sends lines over a channel;
+//! - the **search thread** (the engine's) sends [`Event`]s over another channel; it never writes;
+//! - the **loop thread** (the caller of [`run`]) waits on both channels at once and is the only
+//!   writer of the output: lines never interleave, and each is flushed as it is written.
+//!
+//! So `ping` is answered at once during a search, and `stop` reaches the search within the time
+//! it takes to read a line.
+//!
+//! Rules (documented for users in `protocol.md`):
+//! - during a search, `ping` answers `pong`, `ponder-hit` turns a ponder search into a timed one,
+//!   and any other command first stops the search (its `done` is written), then runs; a line that
+//!   is not a valid command is answered with `error` and leaves the search running;
+//! - `level` lines accumulate their limits until the next `go`, which uses and clears them;
+//!   nothing else (`pos`, `new-game`, ...) clears them;
+//! - a command that fails writes `error message="..."` and changes nothing;
+//! - `quit` or the end of the input stops a running search (its `done` is written) and returns.
+
+use super::command::{Command, GoMode, Level, PosSource};
+use super::format::{self, ParamDecl, ParamType};
+use super::numbering::Numbering;
+use super::position;
+use super::reader::{self, Input};
+use crate::dispatch;
+use crate::engine::{
+    self, Engine, EngineError, EngineOptions, Event, EventSink, MAX_HASH_MIB, MAX_THREADS,
+};
+use crate::notation::fen;
+use crate::search::{Limits, Params};
+use crate::variant::{DrawRuleSet, GameKind, Variant};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The longest time a `level` may give, in seconds (about 30 years; larger values are clamped).
+const MAX_SECONDS: f64 = 1e9;
+
+/// Runs the Hub loop on `input` and `output` until `quit` or the end of the input. Fails only when
+/// the output cannot be written.
+pub fn run<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let engine = Engine::new(GameKind::default(), EngineOptions::default())
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let lines = reader::spawn(input);
+    Hub::new(engine, output).serve(&lines)
+}
+
+/// What the loop does after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The loop's state.
+struct Hub<W: Write> {
+    engine: Engine,
+    out: W,
+    events_tx: Sender<Event>,
+    events: Receiver<Event>,
+    /// The limits of the next search, accumulated from `level` lines.
+    level: Level,
+    /// The running search's mode, if one runs (until its `done` is written).
+    search: Option<GoMode>,
+    /// The `ponder` parameter (the engine accepts `go ponder` either way; GUIs read it).
+    ponder: bool,
+    numbering: Numbering,
+}
+
+impl<W: Write> Hub<W> {
+    fn new(engine: Engine, out: W) -> Self {
+        let (events_tx, events) = unbounded();
+        Hub {
+            engine,
+            out,
+            events_tx,
+            events,
+            level: Level::default(),
+            search: None,
+            ponder: false,
+            numbering: Numbering::default(),
+        }
+    }
+
+    fn serve(mut self, lines: &Receiver<Input>) -> io::Result<()> {
+        let events = self.events.clone();
+        loop {
+            select! {
+                recv(lines) -> msg => match msg {
+                    Ok(Input::Line(Ok(text))) => {
+                        if self.line(&text)? == Flow::Quit {
+                            break;
+                        }
+                    }
+                    Ok(Input::Line(Err(e))) => self.error(&e.to_string())?,
+                    Ok(Input::Eof) | Err(_) => break,
+                },
+                recv(events) -> event => {
+                    if let Ok(event) = event {
+                        self.event(event)?;
+                    }
+                }
+            }
+        }
+        self.finish_search()
+    }
+
+    /// Writes one line and flushes it.
+    fn send(&mut self, line: &str) -> io::Result<()> {
+        self.out.write_all(line.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, text: &str) -> io::Result<()> {
+        self.send(&format::error_line(text))
+    }
+
+    fn variant(&self) -> Variant {
+        self.engine.kind().variant
+    }
+
+    /// A move of ours as the client numbers it.
+    fn move_out(&self, m: &str) -> String {
+        self.numbering.move_out(self.variant(), m)
+    }
+
+    /// Writes a search event; a `Done` ends the search.
+    fn event(&mut self, event: Event) -> io::Result<()> {
+        let variant = self.variant();
+        let numbering = self.numbering;
+        let mv = move |m: &str| numbering.move_out(variant, m);
+        match event {
+            Event::Info(info) => self.send(&format::info_line(&info, &mv)),
+            Event::Done(done) => {
+                self.search = None;
+                self.engine.wait();
+                match format::done_line(&done, &mv) {
+                    Some(line) => self.send(&line),
+                    None => self.error("the search found no move (the side to move has lost)"),
+                }
+            }
+        }
+    }
+
+    /// Stops a running search and writes what it still reports, ending with its `done`.
+    fn finish_search(&mut self) -> io::Result<()> {
+        if self.search.is_none() {
+            return Ok(());
+        }
+        self.engine.stop();
+        self.engine.wait();
+        while let Ok(event) = self.events.try_recv() {
+            self.event(event)?;
+        }
+        if self.search.take().is_some() {
+            self.error("the search ended without a result")?;
+        }
+        Ok(())
+    }
+
+    /// Handles one input line.
+    fn line(&mut self, text: &str) -> io::Result<Flow> {
+        let command = match Command::parse(text) {
+            Ok(c) => c,
+            Err(e) => {
+                self.error(&e.to_string())?;
+                return Ok(Flow::Continue);
+            }
+        };
+        if let Some(mode) = self.search {
+            match command {
+                Command::Ping => {
+                    self.send("pong")?;
+                    return Ok(Flow::Continue);
+                }
+                Command::PonderHit => {
+                    if mode == GoMode::Ponder {
+                        self.engine.ponder_hit();
+                        self.search = Some(GoMode::Think);
+                    }
+                    return Ok(Flow::Continue);
+                }
+                _ => self.finish_search()?,
+            }
+        }
+        self.command(command)
+    }
+
+    /// Runs a command (no search is running).
+    fn command(&mut self, command: Command) -> io::Result<Flow> {
+        match command {
+            Command::Hub => {
+                self.send(&format::id_line())?;
+                for p in self.params() {
+                    self.send(&format::param_line(&p))?;
+                }
+                self.send("wait")?;
+            }
+            Command::SetParam { name, value } => {
+                if let Err(e) = self.set_param(&name, &value) {
+                    self.error(&e)?;
+                }
+            }
+            Command::Init => self.send("ready")?,
+            Command::NewGame => self.engine.new_game(),
+            Command::Pos { source, moves } => {
+                if let Err(e) = self.set_position(source, &moves) {
+                    self.error(&e)?;
+                }
+            }
+            Command::Level(level) => merge(&mut self.level, level),
+            Command::Go(mode) => self.go(mode)?,
+            Command::Ping => self.send("pong")?,
+            Command::PonderHit | Command::Stop => {}
+            Command::Quit => return Ok(Flow::Quit),
+            Command::LegalMoves => {
+                let moves = self.engine.legal_moves();
+                let hub: Vec<String> = moves.iter().map(|m| self.move_out(&m.hub)).collect();
+                let pdn: Vec<&str> = moves.iter().map(|m| m.pdn.as_str()).collect();
+                self.send(&super::syntax::message(
+                    "legal-moves",
+                    &[
+                        ("count", moves.len().to_string()),
+                        ("moves", hub.join(" ")),
+                        ("pdn", pdn.join(" ")),
+                    ],
+                ))?;
+            }
+            Command::GetPos => {
+                let fen = self.engine.fen();
+                self.send(&super::syntax::message("pos", &[("fen", fen)]))?;
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The parameters the `hub` reply declares, with their current values.
+    fn params(&self) -> Vec<ParamDecl> {
+        let kind = self.engine.kind();
+        let variants = Variant::ALL
+            .iter()
+            .filter(|v| engine::session_for(GameKind::new(**v)).is_ok())
+            .map(|v| v.hub_name().to_string())
+            .collect();
+        let options = self.engine.options();
+        vec![
+            ParamDecl {
+                name: "variant",
+                value: kind.variant.hub_name().into(),
+                kind: ParamType::Enum(variants),
+            },
+            ParamDecl {
+                name: "draw-rules",
+                value: kind.draw_rules.name().into(),
+                kind: ParamType::Enum(vec![
+                    DrawRuleSet::Standard.name().into(),
+                    DrawRuleSet::Fmjd.name().into(),
+                ]),
+            },
+            ParamDecl {
+                name: "threads",
+                value: options.threads.to_string(),
+                kind: ParamType::Int {
+                    min: 1,
+                    max: MAX_THREADS as i64,
+                },
+            },
+            ParamDecl {
+                name: "hash",
+                value: options.hash_mib.to_string(),
+                kind: ParamType::Int {
+                    min: 1,
+                    max: MAX_HASH_MIB as i64,
+                },
+            },
+            ParamDecl {
+                name: "ponder",
+                value: self.ponder.to_string(),
+                kind: ParamType::Bool,
+            },
+            ParamDecl {
+                name: "numbering-8x8",
+                value: self.numbering.name().into(),
+                kind: ParamType::Enum(
+                    Numbering::ALL
+                        .iter()
+                        .map(|n| n.name().to_string())
+                        .collect(),
+                ),
+            },
+        ]
+    }
+
+    /// `set-param name=... value=...`.
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let key = name.trim().to_ascii_lowercase().replace('_', "-");
+        match key.as_str() {
+            "ponder" => {
+                self.ponder = parse_bool(value).ok_or_else(|| {
+                    format!("parameter ponder: bad value '{value}' (expected true or false)")
+                })?;
+                Ok(())
+            }
+            "numbering-8x8" => {
+                self.numbering = value
+                    .parse()
+                    .map_err(|e| format!("parameter numbering-8x8: {e}"))?;
+                Ok(())
+            }
+            "variant" | "draw-rules" | "threads" | "hash" | "tt-size" | "hash-mib" => {
+                let key = if key == "tt-size" {
+                    "hash"
+                } else {
+                    key.as_str()
+                };
+                self.engine
+                    .set_option(key, value)
+                    .map_err(|e| engine_error(&e))
+            }
+            k if Params::NAMES.contains(&k) => self
+                .engine
+                .set_option(k, value)
+                .map_err(|e| engine_error(&e)),
+            _ => Err(format!("unknown parameter '{name}' (ignored)")),
+        }
+    }
+
+    /// `pos`: the position and the moves played from it.
+    fn set_position(&mut self, source: PosSource, moves: &[String]) -> Result<(), String> {
+        let variant = self.variant();
+        let fen = match source {
+            PosSource::Start => None,
+            PosSource::Fen(f) => Some(f),
+            PosSource::Hub(s) => {
+                let s = self.numbering.position_in(variant, &s);
+                Some(dispatch!(self.engine.kind(),
+                    R => position::parse::<R>(&s).map(|p| fen::write(&p)).map_err(|e| e.to_string())?,
+                    morris => s))
+            }
+        };
+        let given = if variant == Variant::Morris {
+            join_removals(moves)
+        } else {
+            moves.to_vec()
+        };
+        let ours: Vec<String> = given
+            .iter()
+            .map(|m| self.numbering.move_in(variant, m))
+            .collect();
+        let refs: Vec<&str> = ours.iter().map(String::as_str).collect();
+        self.engine
+            .set_position(fen.as_deref(), &refs)
+            .map_err(|e| match e {
+                EngineError::BadMove { index, reason, .. } if given[index] != ours[index] => {
+                    format!(
+                        "bad move '{}' (move {} of the list, read as {} in tiao's numbering): {reason}",
+                        given[index],
+                        index + 1,
+                        ours[index]
+                    )
+                }
+                e => engine_error(&e),
+            })
+    }
+
+    /// `go`: starts a search with the accumulated `level`.
+    fn go(&mut self, mode: GoMode) -> io::Result<()> {
+        if self.engine.legal_moves().is_empty() {
+            return self
+                .error("no legal move: the side to move has lost, there is nothing to search");
+        }
+        let limits = limits(&self.level, mode);
+        let tx = self.events_tx.clone();
+        let sink: EventSink = Arc::new(move |e| {
+            let _ = tx.send(e);
+        });
+        match self.engine.go(limits, sink) {
+            Ok(()) => {
+                self.search = Some(mode);
+                self.level = Level::default();
+                Ok(())
+            }
+            Err(e) => self.error(&engine_error(&e)),
+        }
+    }
+}
+
+/// An engine error as the `error` line says it.
+fn engine_error(e: &EngineError) -> String {
+    e.to_string()
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// Adds the limits of a `level` line to those already given.
+fn merge(into: &mut Level, l: Level) {
+    into.depth = l.depth.or(into.depth);
+    into.nodes = l.nodes.or(into.nodes);
+    into.move_time = l.move_time.or(into.move_time);
+    into.moves = l.moves.or(into.moves);
+    into.time = l.time.or(into.time);
+    into.inc = l.inc.or(into.inc);
+    into.infinite |= l.infinite;
+}
+
+/// The search limits of a `level` and a `go` mode.
+fn limits(level: &Level, mode: GoMode) -> Limits {
+    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, MAX_SECONDS));
+    Limits {
+        depth: level.depth,
+        nodes: level.nodes,
+        move_time: level.move_time.map(secs),
+        time: level.time.map(secs),
+        inc: level.inc.map(secs).unwrap_or_default(),
+        moves_to_go: level.moves,
+        infinite: level.infinite,
+        ponder: mode == GoMode::Ponder,
+        analyze: mode == GoMode::Analyze,
+    }
+}
+
+/// Morris: a removal given as a token of its own (`xa4`) belongs to the move before it.
+fn join_removals(moves: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(moves.len());
+    for m in moves {
+        match out.last_mut() {
+            Some(last) if m.starts_with(['x', 'X']) => last.push_str(m),
+            _ => out.push(m.clone()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// An output the test can read after the loop has consumed its writer.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn runs_in_process_and_ends_a_search_at_the_end_of_input() {
+        let out = Shared::default();
+        let input = "hub\ninit\nlevel depth=1\nnonsense\ngo think\n";
+        run(io::Cursor::new(input.as_bytes().to_vec()), out.clone()).unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("id name=tiao"));
+        assert!(lines.contains(&"wait") && lines.contains(&"ready"));
+        assert!(lines.contains(&"error message=\"unknown command 'nonsense'\""));
+        assert!(lines.last().unwrap().starts_with("done move="), "{text}");
+    }
+
+    #[test]
+    fn levels_accumulate() {
+        let mut l = Level::default();
+        merge(
+            &mut l,
+            Level {
+                depth: Some(5),
+                ..Level::default()
+            },
+        );
+        merge(
+            &mut l,
+            Level {
+                move_time: Some(1.5),
+                ..Level::default()
+            },
+        );
+        assert_eq!((l.depth, l.move_time), (Some(5), Some(1.5)));
+        let lim = limits(
+            &Level {
+                time: Some(1e300),
+                inc: Some(2.0),
+                ..l
+            },
+            GoMode::Ponder,
+        );
+        assert_eq!(lim.time, Some(Duration::from_secs(1_000_000_000)));
+        assert_eq!(lim.inc, Duration::from_secs(2));
+        assert!(lim.ponder && !lim.analyze);
+    }
+
+    #[test]
+    fn removals_join_their_move() {
+        let v: Vec<String> = ["d6", "xa4", "a1-a4", "Xd7", "b2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(join_removals(&v), ["d6xa4", "a1-a4Xd7", "b2"]);
+        assert_eq!(join_removals(&["xa4".to_string()]), ["xa4"]);
+    }
+}
