@@ -315,6 +315,9 @@ impl<W: Write> Hub<W> {
                     .map_err(|e| format!("parameter numbering-8x8: {e}"))?;
                 Ok(())
             }
+            // Setting the variant already played keeps the position and the table (draughtsnet
+            // sends its parameters before every search).
+            "variant" if value.parse::<Variant>().ok() == Some(self.variant()) => Ok(()),
             "variant" | "draw-rules" | "threads" | "hash" | "tt-size" | "hash-mib" => {
                 let key = if key == "tt-size" {
                     "hash"

@@ -9,7 +9,7 @@
 //! - [`position`]: the `pos=` position strings;
 //! - [`numbering`]: pydraughts' 8x8 square numbering, translated on request;
 //! - [`reader`]: the input thread (byte lines, length cap, UTF-8 check);
-//! - [`format`]: the lines the engine writes;
+//! - [`mod@format`]: the lines the engine writes;
 //! - [`driver`]: the loop itself ([`run`]) and its threading model.
 
 pub mod command;
