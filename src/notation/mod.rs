@@ -5,6 +5,7 @@
 //! - [`moves`]: moves in PDN (`32-28`, `28x19`, `c3:e5`, long form when ambiguous) and in the Hub
 //!   capture form (`from x to x captured ...`, captured in any order).
 //! - [`path`]: recovers the landing squares of a capture for long notation.
+//! - [`pdn`]: whole games in PDN (tags, move text, comments, results), read and written.
 //!
 //! Every parser returns a typed error whose message names the offending token; none panics on
 //! any input.
@@ -12,6 +13,7 @@
 pub mod fen;
 pub mod moves;
 pub mod path;
+pub mod pdn;
 pub mod square;
 
 pub use fen::FenError;
