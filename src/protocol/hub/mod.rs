@@ -10,8 +10,10 @@
 //! - [`numbering`]: pydraughts' 8x8 square numbering, translated on request;
 //! - [`reader`]: the input thread (byte lines, length cap, UTF-8 check);
 //! - [`mod@format`]: the lines the engine writes;
-//! - [`driver`]: the loop itself ([`run`]) and its threading model.
+//! - [`driver`]: the loop itself ([`run`]) and its threading model;
+//! - [`client`]: the other side: driving an external Hub engine (engine matches).
 
+pub mod client;
 pub mod command;
 pub mod driver;
 pub mod format;
