@@ -25,8 +25,8 @@ enum Command {
     Hub(cli::hub::HubArgs),
     /// Search the fixed bench positions: total nodes (the search signature) and nodes/s.
     Bench(cli::bench::BenchArgs),
-    /// Play two configurations of the engine against each other (W/D/L, Elo).
-    Match(cli::matches::MatchArgs),
+    /// Play a match between two engines, built-in or external Hub ones (W/D/L, Elo, SPRT, PDN).
+    Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
     Perft(cli::perft::PerftArgs),
 }
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
-        Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         None => cli::hub::run(cli::hub::HubArgs {}),
     };

@@ -1,90 +1,392 @@
-//! `tiao match`: plays two configurations of the built-in engine against each other.
+//! `tiao match`: two engines, built-in or external Hub ones, play a match; a live progress line
+//! on stderr, the games in a PDN file, the summary (W/D/L, score, Elo, LOS, SPRT) on stdout.
 
 use clap::Args;
-use std::io::Write;
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tiao::matches::{self, EngineConfig, MatchConfig, MoveLimit};
+use tiao::matches::{
+    self, Adjudication, Control, GameRecord, MatchConfig, MatchResult, PlayerSpec, Progress,
+    SprtState, openings,
+};
+use tiao::protocol::hub::client::Log;
 use tiao::variant::{DrawRuleSet, GameKind, Variant};
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  tiao match --engine tiao --engine \"tiao lmr=off\" --games 200 --movetime 50 --concurrency 2
+  tiao match --engine tiao --engine \"dame hub\" --tc 10+0.1 --games 100 --pdn games.pdn
+  tiao match --engine tiao --engine \"tiao rfp=off\" --nodes 20000 --sprt 0,10 --games 4000
+
+An engine is `tiao` with key=value settings (threads, hash in MiB, any search parameter), or the
+command line of an external Hub engine; words option.NAME=VALUE of an external engine are sent as
+set-param. Scores in the PDN comments and adjudication are from the engines' own reports.")]
 pub struct MatchArgs {
-    /// The two engines, e.g. --engine "tiao" --engine "tiao lmr=off" (settings: threads, hash,
-    /// and any search parameter).
-    #[arg(long, num_args = 1, required = true)]
+    /// An engine, twice: A then B. E.g. --engine "tiao threads=1 hash=64" --engine "dame hub".
+    #[arg(long, num_args = 1, required = true, value_name = "SPEC")]
     engine: Vec<String>,
-    /// Number of games (each opening is played twice, colours reversed).
-    #[arg(long, default_value_t = 100)]
-    games: usize,
-    /// Nodes per move.
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Depth per move.
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Milliseconds per move.
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Variant.
+    /// Variant: international (normal), brazilian, russian, duoyibu, english.
     #[arg(long, short, default_value = "international")]
     variant: Variant,
     /// Draw rules (russian only): standard or fmjd.
     #[arg(long, default_value = "standard")]
     draw_rules: DrawRuleSet,
-    /// Games played at the same time.
+    /// Number of games (each opening is played twice, colours reversed).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Time per move: milliseconds, or with a unit (100ms, 0.5s). The default control is 100 ms.
+    #[arg(long, value_name = "TIME")]
+    movetime: Option<String>,
+    /// Base time plus increment in seconds, the clock kept by the runner (60+0.5, 1:00+1).
+    #[arg(long, value_name = "BASE+INC")]
+    tc: Option<String>,
+    /// Nodes per move (deterministic with built-in engines).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth per move in plies (deterministic with built-in engines).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Games played at the same time (each has its own engine processes).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Plies after which a game is adjudicated a draw.
-    #[arg(long, default_value_t = 300)]
-    max_plies: u32,
-    /// Random plies of the openings.
-    #[arg(long, default_value_t = 4)]
-    opening_plies: u32,
-    /// Seed of the openings.
+    /// Openings: a PDN file, or one FEN or move sequence per line. Default: built-in (english:
+    /// the 156 three-move ballots; others: balanced positions a few plies deep).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<String>,
+    /// Plies of the built-in random openings (default: 6 on 10x10, 4 on 8x8).
+    #[arg(long)]
+    opening_plies: Option<u32>,
+    /// Seed of the built-in openings (english: the order of the ballots; 0 keeps ACF order).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Plies (openings included) after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Adjudicate a win when both engines agree for MOVES moves each that one side is ahead by
+    /// at least SCORE centi-men (e.g. 500,4).
+    #[arg(long, value_name = "SCORE,MOVES")]
+    adjudicate_win: Option<String>,
+    /// Adjudicate a draw when both engines report |score| <= SCORE centi-men for MOVES moves
+    /// each, from ply FROM on (e.g. 5,20,80).
+    #[arg(long, value_name = "SCORE,MOVES[,FROM]")]
+    adjudicate_draw: Option<String>,
+    /// Stop as soon as the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 decides.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// SPRT: probability of a false H1.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// SPRT: probability of a false H0.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Write every game to this PDN file (as each game ends).
+    #[arg(long, value_name = "FILE")]
+    pdn: Option<String>,
+    /// Milliseconds over its time a player may take before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    margin: u64,
+    /// Seconds an engine may take for a move without a time limit (--nodes, --depth) before it
+    /// is taken to hang and loses.
+    #[arg(long, default_value_t = 60.0)]
+    hang_timeout: f64,
+    /// Seconds an external engine may take to start (hub ... wait, init ... ready).
+    #[arg(long, default_value_t = 10.0)]
+    start_timeout: f64,
+    /// Write every line exchanged with external engines to this file.
+    #[arg(long, value_name = "FILE")]
+    log: Option<String>,
+    /// The PDN Event tag.
+    #[arg(long, default_value = "tiao match")]
+    event: String,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// `100`, `100ms`, `0.5s` as a duration (a bare number is milliseconds).
+fn parse_time(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, 1e-3)
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad time '{text}' (e.g. 100, 100ms, 0.5s)"))?;
+    if !v.is_finite() || v <= 0.0 || v * scale > 1e6 {
+        return Err(format!("bad time '{text}'"));
+    }
+    Ok(Duration::from_secs_f64(v * scale))
+}
+
+/// `a,b[,c]` as integers.
+fn numbers(text: &str, what: &str, min: usize, max: usize) -> Result<Vec<i64>, String> {
+    let v: Result<Vec<i64>, _> = text.split(',').map(|s| s.trim().parse::<i64>()).collect();
+    match v {
+        Ok(v) if (min..=max).contains(&v.len()) && v.iter().all(|&x| x >= 0) => Ok(v),
+        _ => Err(format!("bad {what} '{text}'")),
+    }
+}
+
+fn seconds(v: f64, what: &str) -> Result<Duration, String> {
+    if v.is_finite() && v > 0.0 && v < 1e7 {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(format!("bad {what} {v}"))
+    }
 }
 
 pub fn run(args: MatchArgs) -> Result<(), String> {
     if args.engine.len() != 2 {
         return Err("give exactly two --engine".into());
     }
-    let a = EngineConfig::parse(&args.engine[0])?;
-    let b = EngineConfig::parse(&args.engine[1])?;
-    let limit = match (args.nodes, args.depth, args.movetime) {
-        (Some(n), None, None) => MoveLimit::Nodes(n),
-        (None, Some(d), None) => MoveLimit::Depth(d),
-        (None, None, Some(ms)) => MoveLimit::MoveTime(Duration::from_millis(ms)),
-        (None, None, None) => MoveLimit::MoveTime(Duration::from_millis(100)),
-        _ => return Err("give one of --nodes, --depth, --movetime".into()),
+    let kind = GameKind {
+        variant: args.variant,
+        draw_rules: args.draw_rules,
+    };
+    let start_timeout = seconds(args.start_timeout, "--start-timeout")?;
+    let a = PlayerSpec::parse(&args.engine[0], start_timeout)?;
+    let b = PlayerSpec::parse(&args.engine[1], start_timeout)?;
+    let given = [
+        args.movetime.is_some(),
+        args.tc.is_some(),
+        args.nodes.is_some(),
+        args.depth.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() > 1 {
+        return Err("give at most one of --movetime, --tc, --nodes, --depth".into());
+    }
+    let control = if let Some(t) = &args.movetime {
+        Control::MoveTime(parse_time(t)?)
+    } else if let Some(tc) = &args.tc {
+        Control::parse_tc(tc)?
+    } else if let Some(n) = args.nodes {
+        Control::Nodes(n.max(1))
+    } else if let Some(d) = args.depth {
+        Control::Depth(d.max(1))
+    } else {
+        Control::MoveTime(Duration::from_millis(100))
+    };
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let pairs = args.games.div_ceil(2);
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            openings::parse_file(kind, &text).map_err(|e| format!("{path}: {e}"))?
+        }
+        None => {
+            let plies = args
+                .opening_plies
+                .unwrap_or(if args.variant == Variant::International {
+                    6
+                } else {
+                    4
+                });
+            openings::builtin(kind, pairs, plies, args.seed)
+        }
+    };
+    let adjudication = Adjudication {
+        win: match &args.adjudicate_win {
+            Some(t) => {
+                let v = numbers(t, "--adjudicate-win", 2, 2)?;
+                Some((v[0] as i32, v[1].max(1) as u32))
+            }
+            None => None,
+        },
+        draw: match &args.adjudicate_draw {
+            Some(t) => {
+                let v = numbers(t, "--adjudicate-draw", 2, 3)?;
+                Some((
+                    v[0] as i32,
+                    v[1].max(1) as u32,
+                    v.get(2).copied().unwrap_or(0) as u32,
+                ))
+            }
+            None => None,
+        },
+    };
+    let sprt = match &args.sprt {
+        Some(t) => {
+            let mut s = matches::Sprt::parse(t)?;
+            if !(args.alpha > 0.0 && args.alpha < 0.5 && args.beta > 0.0 && args.beta < 0.5) {
+                return Err("--alpha and --beta must be between 0 and 0.5".into());
+            }
+            s.alpha = args.alpha;
+            s.beta = args.beta;
+            Some(s)
+        }
+        None => None,
     };
     let cfg = MatchConfig {
-        kind: GameKind {
-            variant: args.variant,
-            draw_rules: args.draw_rules,
-        },
+        kind,
         games: args.games,
-        limit,
-        concurrency: args.concurrency,
-        max_plies: args.max_plies,
-        opening_plies: args.opening_plies,
-        seed: args.seed,
+        control,
+        concurrency: args.concurrency.max(1),
+        max_plies: args.max_plies.max(1),
+        openings,
+        adjudication,
+        margin: Duration::from_millis(args.margin),
+        hang_timeout: seconds(args.hang_timeout, "--hang-timeout")?,
+        sprt,
+        event: args.event.clone(),
     };
-    println!(
-        "match {} games of {}, {:?} per move: A = \"{}\" vs B = \"{}\"",
-        args.games.div_ceil(2) * 2,
-        args.variant,
-        limit,
-        a.name,
-        b.name
-    );
+    let log: Option<Log> = match &args.log {
+        Some(path) => {
+            let f = File::create(path).map_err(|e| format!("{path}: {e}"))?;
+            Some(Arc::new(Mutex::new(Box::new(f) as Box<dyn Write + Send>)))
+        }
+        None => None,
+    };
+    let pdn = match &args.pdn {
+        Some(path) => Some(Mutex::new(
+            File::create(path).map_err(|e| format!("{path}: {e}"))?,
+        )),
+        None => None,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let quiet = args.quiet;
     let start = Instant::now();
-    let result = matches::run_match(&cfg, &a, &b, &|r| {
-        let mut err = std::io::stderr();
-        let _ = write!(err, "\r{r}   ");
+    let pdn_error = Mutex::new(None::<String>);
+    let on_game = |g: &GameRecord, p: &Progress| {
+        if let Some(f) = &pdn {
+            let mut f = f.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Err(e) = f.write_all(g.pdn_text().as_bytes()).and_then(|_| f.flush()) {
+                *pdn_error
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.to_string());
+            }
+        }
+        if quiet {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        if matches!(g.end, matches::End::Fault(..)) {
+            let _ = write!(err, "{}", if tty { "\r\x1b[K" } else { "" });
+            let _ = writeln!(err, "game {}: {}", g.number, g.reason);
+        }
+        let line = progress_line(p);
+        if tty {
+            let _ = write!(err, "\r\x1b[K{line}");
+        } else {
+            let _ = writeln!(err, "{line}");
+        }
         let _ = err.flush();
-    })?;
-    eprintln!();
-    println!("A vs B: {result}");
-    println!("time {:.1} s", start.elapsed().as_secs_f64());
+    };
+    if !quiet {
+        eprintln!(
+            "match: {} games of {}, {}, {} openings, concurrency {}",
+            args.games,
+            args.variant,
+            control,
+            cfg.openings.len(),
+            cfg.concurrency
+        );
+    }
+    let stop = AtomicBool::new(false);
+    let result = matches::run_match(&cfg, [&a, &b], log, &stop, &on_game)?;
+    if !quiet && tty {
+        eprintln!();
+    }
+    if let Some(e) = pdn_error.into_inner().unwrap_or(None) {
+        eprintln!("warning: writing the PDN file failed: {e}");
+    }
+    print_summary(&args, &cfg, &result, start.elapsed());
     Ok(())
+}
+
+fn progress_line(p: &Progress) -> String {
+    let e = p.wdl.elo();
+    let mut s = format!(
+        "games {}/{}  {}  score {:.1}%  Elo {}",
+        p.done,
+        p.total,
+        p.wdl,
+        100.0 * p.wdl.score(),
+        e
+    );
+    if let Some((llr, _)) = p.sprt {
+        s.push_str(&format!("  LLR {llr:.2}"));
+    }
+    s
+}
+
+fn print_summary(args: &MatchArgs, cfg: &MatchConfig, r: &MatchResult, time: Duration) {
+    let n = r.wdl.games();
+    println!("A: {}", r.names[0]);
+    println!("B: {}", r.names[1]);
+    println!(
+        "{}, {} games played of {}, {}, concurrency {}",
+        args.variant, n, cfg.games, cfg.control, cfg.concurrency
+    );
+    let points = r.wdl.wins as f64 + 0.5 * r.wdl.draws as f64;
+    println!(
+        "A's results: W/D/L {}/{}/{}, score {points}/{n} = {:.1}%",
+        r.wdl.wins,
+        r.wdl.draws,
+        r.wdl.losses,
+        100.0 * r.wdl.score()
+    );
+    println!("Elo difference A-B: {}", r.wdl.elo());
+    println!("LOS (A stronger): {:.1}%", 100.0 * r.wdl.los());
+    if let (Some(t), Some((llr, state))) = (cfg.sprt, r.sprt) {
+        let (lo, hi) = t.bounds();
+        let verdict = match state {
+            SprtState::H1 => format!("H1 accepted (A is about {:+} Elo or better)", t.elo1),
+            SprtState::H0 => format!("H0 accepted (A is about {:+} Elo or worse)", t.elo0),
+            SprtState::Continue => "no decision yet".to_string(),
+        };
+        println!(
+            "SPRT [{}, {}] alpha={} beta={}: LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {verdict}",
+            t.elo0, t.elo1, t.alpha, t.beta
+        );
+    }
+    let mut rules = 0;
+    let mut adjudicated = 0;
+    for g in &r.games {
+        match g.end {
+            matches::End::Rules(_) => rules += 1,
+            matches::End::Fault(..) => {}
+            _ => adjudicated += 1,
+        }
+    }
+    let faults = r.faults();
+    println!(
+        "Game ends: {rules} by the rules, {adjudicated} adjudicated, {} by a fault (A {}, B {})",
+        faults[0].len() + faults[1].len(),
+        faults[0].len(),
+        faults[1].len()
+    );
+    for (p, f) in faults.iter().enumerate() {
+        for fault in f {
+            println!("  {} {fault}", ["A", "B"][p]);
+        }
+    }
+    if r.stopped_early {
+        println!("Stopped early after {n} games.");
+    }
+    println!("Time: {:.1} s", time.as_secs_f64());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_time("100").unwrap(), Duration::from_millis(100));
+        assert_eq!(parse_time("100ms").unwrap(), Duration::from_millis(100));
+        assert_eq!(parse_time("0.5s").unwrap(), Duration::from_millis(500));
+        assert!(parse_time("0").is_err());
+        assert!(parse_time("x").is_err());
+        assert!(parse_time("-1s").is_err());
+    }
 }

@@ -1,26 +1,56 @@
-//! Match openings: balanced positions a few plies from the start, the same for every run.
+//! Match openings: where each pair of games starts.
 //!
-//! A position is a random walk of `plies` legal moves from the start (a fixed-seed generator), kept
-//! when a shallow search finds it balanced (within [`BALANCE`]) and it differs from the positions
-//! already kept.
+//! An [`Opening`] is a position (a FEN, or the variant's start) and moves played from it; each is
+//! played twice, colours reversed. Sources:
+//! - english: the 156 three-move ballots of the current ACF deck ([`super::ballots`]), shuffled
+//!   by the seed (seed 0 keeps the ACF order);
+//! - every other game: random walks of a few plies from the start (a fixed-seed generator), kept
+//!   when a shallow search finds the position balanced (within [`BALANCE`]) and different from
+//!   those already kept ([`random_walks`]); the first `n` openings do not depend on how many are
+//!   asked for;
+//! - a file ([`parse_file`]): a PDN file (each game's `FEN` tag and moves), or one opening per
+//!   line, a FEN or a move sequence (`1. 32-28 19-23 2. ...` or `32-28 19-23`), `#` comments.
 
+use super::ballots;
+use super::referee::track_for;
+use crate::dispatch;
 use crate::eval::Evaluate;
+use crate::morris::MorrisPosition;
 use crate::movegen::MoveList;
+use crate::notation::pdn;
+use crate::position::Position;
+use crate::rules::Variant;
 use crate::search;
 use crate::tt::Tt;
+use crate::variant::GameKind;
 use std::collections::HashSet;
 
-/// Largest |score| of a kept opening, centi-men.
+/// Largest |score| of a kept random-walk opening, centi-men.
 pub const BALANCE: i32 = 40;
 /// Depth of the balance check, plies.
 const CHECK_DEPTH: u32 = 6;
 /// Walks tried per opening kept before giving up on balance.
 const TRIES_PER_OPENING: usize = 50;
 
+/// Where a pair of games starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opening {
+    /// A short name for the record (`ballot 12`, `walk 3`, `line 7`).
+    pub name: String,
+    /// The initial position; `None` is the variant's start.
+    pub fen: Option<String>,
+    /// Moves played from it before the engines take over.
+    pub moves: Vec<String>,
+}
+
 /// xorshift64*: small, fixed, good enough to pick moves.
 struct Rng(u64);
 
 impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -29,9 +59,39 @@ impl Rng {
     }
 }
 
-/// `count` distinct balanced openings of `plies` plies (fewer if the game has fewer).
-pub fn openings<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<G> {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+/// The built-in openings of a game: `count` of them (english: the whole deck whatever the count).
+pub fn builtin(kind: GameKind, count: usize, plies: u32, seed: u64) -> Vec<Opening> {
+    if kind.variant == Variant::English {
+        return english_deck(seed);
+    }
+    dispatch!(kind,
+        R => random_walks::<Position<R>>(count, plies, seed),
+        morris => random_walks::<MorrisPosition>(count, plies, seed))
+}
+
+/// The 156 ballots, shuffled by `seed` (0: ACF order).
+pub fn english_deck(seed: u64) -> Vec<Opening> {
+    let mut deck: Vec<Opening> = ballots::deck()
+        .into_iter()
+        .map(|b| Opening {
+            name: format!("ballot {} ({})", b.number, b.moves.join(" ")),
+            fen: None,
+            moves: b.moves.to_vec(),
+        })
+        .collect();
+    if seed != 0 {
+        let mut rng = Rng::new(seed);
+        for i in (1..deck.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            deck.swap(i, j);
+        }
+    }
+    deck
+}
+
+/// `count` distinct balanced random walks of `plies` plies (fewer if the game has fewer).
+pub fn random_walks<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<Opening> {
+    let mut rng = Rng::new(seed);
     let tt = Tt::new(1);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(count);
@@ -40,6 +100,7 @@ pub fn openings<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<G> {
     while out.len() < count && tries < count * TRIES_PER_OPENING {
         tries += 1;
         let mut pos = G::start();
+        let mut moves = Vec::with_capacity(plies as usize);
         let mut ok = true;
         for _ in 0..plies {
             pos.generate(&mut list);
@@ -48,6 +109,7 @@ pub fn openings<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<G> {
                 break;
             }
             let i = (rng.next() % list.len() as u64) as usize;
+            moves.push(pos.move_to_pdn(&list[i]));
             pos = pos.make(&list[i]);
         }
         pos.generate(&mut list);
@@ -56,8 +118,128 @@ pub fn openings<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<G> {
         }
         let r = search::search_to_depth(&pos, CHECK_DEPTH, &tt);
         if r.score.0.abs() <= BALANCE {
-            out.push(pos);
+            out.push(Opening {
+                name: format!("walk {}", out.len() + 1),
+                fen: None,
+                moves,
+            });
         }
     }
     out
+}
+
+/// Reads openings from a file's text (see the module documentation), each checked against the
+/// rules of `kind`.
+pub fn parse_file(kind: GameKind, text: &str) -> Result<Vec<Opening>, String> {
+    let looks_pdn = text.lines().any(|l| l.trim_start().starts_with('['));
+    let mut out = Vec::new();
+    if looks_pdn {
+        let games = pdn::parse(text).map_err(|e| e.to_string())?;
+        for (i, g) in games.iter().enumerate() {
+            out.push(Opening {
+                name: format!("game {}", i + 1),
+                fen: g.fen().map(str::to_string),
+                moves: g.moves.iter().map(|m| m.text.clone()).collect(),
+            });
+        }
+    } else {
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let name = format!("line {}", n + 1);
+            // A FEN has a ':' after its side letter; move text never starts that way.
+            let is_fen = line.len() > 1
+                && line.as_bytes()[0].is_ascii_alphabetic()
+                && line[1..].trim_start().starts_with(':');
+            if is_fen {
+                out.push(Opening {
+                    name,
+                    fen: Some(line.to_string()),
+                    moves: Vec::new(),
+                });
+            } else {
+                let games = pdn::parse(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+                let moves = games
+                    .first()
+                    .map(|g| g.moves.iter().map(|m| m.text.clone()).collect())
+                    .unwrap_or_default();
+                out.push(Opening {
+                    name,
+                    fen: None,
+                    moves,
+                });
+            }
+        }
+    }
+    for o in &out {
+        check(kind, o)?;
+    }
+    if out.is_empty() {
+        return Err("no openings in the file".into());
+    }
+    Ok(out)
+}
+
+/// Checks that an opening replays and leaves a game to play.
+pub fn check(kind: GameKind, o: &Opening) -> Result<(), String> {
+    let mut t = track_for(kind, o.fen.as_deref()).map_err(|e| format!("{}: {e}", o.name))?;
+    for m in &o.moves {
+        t.play(m).map_err(|e| format!("{}: {e}", o.name))?;
+    }
+    if let Some(end) = t.status() {
+        return Err(format!("{}: the game is already over ({end:?})", o.name));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_walks_are_distinct_balanced_and_stable() {
+        let kind = GameKind::new(Variant::Russian);
+        let a = builtin(kind, 6, 4, 1);
+        assert_eq!(a.len(), 6);
+        let b = builtin(kind, 3, 4, 1);
+        assert_eq!(&a[..3], &b[..]);
+        for o in &a {
+            assert_eq!(o.moves.len(), 4);
+            check(kind, o).unwrap();
+        }
+    }
+
+    #[test]
+    fn english_uses_the_deck() {
+        let kind = GameKind::new(Variant::English);
+        let d = builtin(kind, 2, 4, 0);
+        assert_eq!(d.len(), 156);
+        assert_eq!(d[0].moves, ["9-13", "21-17", "5-9"]);
+        let shuffled = builtin(kind, 2, 4, 7);
+        assert_eq!(shuffled.len(), 156);
+        assert_ne!(shuffled, d);
+        for o in &shuffled {
+            check(kind, o).unwrap();
+        }
+    }
+
+    #[test]
+    fn files_of_fens_and_moves() {
+        let kind = GameKind::new(Variant::International);
+        let text = "# openings\nW:W31-50:B1-20\n1. 32-28 19-23 2. 28x19 14x23\n\n33-29 17-21\n";
+        let o = parse_file(kind, text).unwrap();
+        assert_eq!(o.len(), 3);
+        assert_eq!(o[0].fen.as_deref(), Some("W:W31-50:B1-20"));
+        assert_eq!(o[1].moves, ["32-28", "19-23", "28x19", "14x23"]);
+        assert_eq!(o[2].moves.len(), 2);
+        assert!(parse_file(kind, "32-28 32-28").is_err());
+        assert!(parse_file(kind, "W:W99:B1").is_err());
+        assert!(parse_file(kind, "# nothing").is_err());
+        let pdn = "[FEN \"B:W31-50:B1-20\"]\n1... 19-23 *\n[Event \"x\"]\n1. 32-28 *";
+        let o = parse_file(kind, pdn).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].fen.as_deref(), Some("B:W31-50:B1-20"));
+    }
 }

@@ -1,0 +1,650 @@
+//! The match runner: games between two players on several threads, each game judged by the
+//! referee, the clocks and the adjudication rules, and recorded as PDN.
+//!
+//! Games are numbered from 1; game `g` plays opening `(g-1)/2` (openings cycle when there are
+//! fewer than pairs), player A having the move from the opening position in odd games and player
+//! B in even ones. Each worker thread owns one instance of each player and plays games until
+//! none are left (or the SPRT has decided, or the caller's stop flag is set); results are
+//! reported through a callback as games finish, so a PDN file can be written as the match runs.
+//!
+//! A game ends by the rules (no legal move, a draw counter, the third repetition), at the ply
+//! limit (a draw), by score adjudication ([`Adjudication`]), or when a player fails: crash, no
+//! answer in time, an illegal move, a loss on time, a protocol error, a failed start. The failing
+//! player loses, the reason is recorded, and its engine is restarted for its next game.
+
+use super::clock::{Clock, Control};
+use super::openings::{self, Opening};
+use super::player::{Failure, Player, Request};
+use super::referee::{RuleEnd, Track, track_for};
+use super::stats::{Sprt, SprtState, Wdl};
+use super::{Log, PlayerSpec};
+use crate::color::Color;
+use crate::notation::pdn::{self, PdnGame, PdnMove};
+use crate::search::{Score, ScoreKind};
+use crate::variant::GameKind;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// Score adjudication, scores in centi-men from the engines' own reports.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// `(score, moves)`: a side wins when, for `moves` consecutive moves of each player, its
+    /// engine reports at least `+score` and the opponent's at most `-score`.
+    pub win: Option<(i32, u32)>,
+    /// `(score, moves, from_ply)`: a draw when, from ply `from_ply` of the game on, both
+    /// engines report `|score| <= score` for `moves` consecutive moves each.
+    pub draw: Option<(i32, u32, u32)>,
+}
+
+/// A match's settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game.
+    pub kind: GameKind,
+    /// Games to play (each opening twice: an odd number leaves the last opening's second game
+    /// out).
+    pub games: usize,
+    /// Time or search limit.
+    pub control: Control,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// A game still going after this many plies (openings included) is a draw.
+    pub max_plies: u32,
+    /// The openings, cycled.
+    pub openings: Vec<Opening>,
+    /// Score adjudication.
+    pub adjudication: Adjudication,
+    /// Time over the limit tolerated before a loss on time.
+    pub margin: Duration,
+    /// How long a move may take without a time limit (nodes, depth) before the player is taken
+    /// to hang.
+    pub hang_timeout: Duration,
+    /// Stop as soon as this test decides.
+    pub sprt: Option<Sprt>,
+    /// The PDN `Event` tag.
+    pub event: String,
+}
+
+impl MatchConfig {
+    /// Settings with the usual defaults: 2 games, 100 ms per move, one at a time, 400 plies,
+    /// 100 ms margin, 60 s hang timeout.
+    pub fn new(kind: GameKind, openings: Vec<Opening>) -> MatchConfig {
+        MatchConfig {
+            kind,
+            games: 2,
+            control: Control::MoveTime(Duration::from_millis(100)),
+            concurrency: 1,
+            max_plies: 400,
+            openings,
+            adjudication: Adjudication::default(),
+            margin: Duration::from_millis(100),
+            hang_timeout: Duration::from_secs(60),
+            sprt: None,
+            event: "tiao match".into(),
+        }
+    }
+}
+
+/// What a player did wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Could not be started.
+    Start(String),
+    /// Crashed or quit.
+    Crash(String),
+    /// No move before its deadline.
+    Hung,
+    /// Answered after its time was up.
+    Time,
+    /// A move that is not legal (or not a move).
+    Illegal { mv: String, reason: String },
+    /// An `error` or an unreadable answer.
+    Protocol(String),
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Start(e) => write!(f, "could not start: {e}"),
+            Fault::Crash(e) => write!(f, "crashed ({e})"),
+            Fault::Hung => write!(f, "gave no move in time (hung)"),
+            Fault::Time => write!(f, "lost on time"),
+            Fault::Illegal { mv, reason } => write!(f, "played an illegal move '{mv}' ({reason})"),
+            Fault::Protocol(e) => write!(f, "broke the protocol: {e}"),
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// By the rules of the game.
+    Rules(RuleEnd),
+    /// The ply limit: a draw.
+    MaxPlies,
+    /// Score adjudication: a win for the player of this index (0 = A, 1 = B).
+    AdjudicatedWin(usize),
+    /// Score adjudication: a draw.
+    AdjudicatedDraw,
+    /// A player (0 = A, 1 = B) failed and lost.
+    Fault(usize, Fault),
+}
+
+impl End {
+    /// The PDN `Termination` tag (PGN's standard values).
+    pub fn termination(&self) -> &'static str {
+        match self {
+            End::Rules(_) => "normal",
+            End::MaxPlies | End::AdjudicatedWin(_) | End::AdjudicatedDraw => "adjudication",
+            End::Fault(_, Fault::Hung | Fault::Time) => "time forfeit",
+            End::Fault(_, Fault::Illegal { .. }) => "rules infraction",
+            End::Fault(_, _) => "abandoned",
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Game number, from 1.
+    pub number: usize,
+    /// The opening's name.
+    pub opening: String,
+    /// Which player had White (0 = A, 1 = B).
+    pub white: usize,
+    /// A's points (1, 0.5, 0).
+    pub score_a: f64,
+    /// Why it ended.
+    pub end: End,
+    /// A sentence saying why, with the players' names.
+    pub reason: String,
+    /// Plies played by the engines (the opening's not counted).
+    pub plies: usize,
+    /// The game as PDN.
+    pub pdn: PdnGame,
+    /// The side that moves first in the variant, and the side to move at the game's start (for
+    /// the move numbers of the PDN text).
+    pub sides: (Color, Color),
+}
+
+impl GameRecord {
+    /// The game as PDN text.
+    pub fn pdn_text(&self) -> String {
+        pdn::write(&self.pdn, self.sides.0, self.sides.1)
+    }
+}
+
+/// The state of a match after a game, for progress reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Games finished.
+    pub done: usize,
+    /// Games planned.
+    pub total: usize,
+    /// W/D/L of player A.
+    pub wdl: Wdl,
+    /// The SPRT's log-likelihood ratio and state, when a test runs.
+    pub sprt: Option<(f64, SprtState)>,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchResult {
+    /// The players' names (A, B).
+    pub names: [String; 2],
+    /// W/D/L of player A.
+    pub wdl: Wdl,
+    /// Every game, in the order they finished.
+    pub games: Vec<GameRecord>,
+    /// The final SPRT state, when a test ran.
+    pub sprt: Option<(f64, SprtState)>,
+    /// Whether the match stopped before all games were played (SPRT decided, or stopped).
+    pub stopped_early: bool,
+}
+
+impl MatchResult {
+    /// Faults per player (A, B): how many games each lost by failing.
+    pub fn faults(&self) -> [Vec<&Fault>; 2] {
+        let mut out: [Vec<&Fault>; 2] = [Vec::new(), Vec::new()];
+        for g in &self.games {
+            if let End::Fault(p, f) = &g.end {
+                out[*p].push(f);
+            }
+        }
+        out
+    }
+}
+
+/// Plays a match of A against B. `on_game` is called (from worker threads, one call at a time)
+/// after each game; `stop` ends the match early when set (games in progress finish).
+pub fn run_match(
+    cfg: &MatchConfig,
+    specs: [&PlayerSpec; 2],
+    log: Option<Log>,
+    stop: &AtomicBool,
+    on_game: &(dyn Fn(&GameRecord, &Progress) + Sync),
+) -> Result<MatchResult, String> {
+    if cfg.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    for o in &cfg.openings {
+        openings::check(cfg.kind, o)?;
+    }
+    // Start each player once, so that a wrong command line stops the match at once.
+    let mut names = [String::new(), String::new()];
+    for (i, spec) in specs.iter().enumerate() {
+        let who = ["A", "B"][i];
+        let mut p = spec.player(&format!("{who}#probe"), log.clone());
+        p.new_game(cfg.kind)
+            .map_err(|e| format!("engine {who}: {e}"))?;
+        names[i] = p.name();
+        p.quit();
+    }
+    let next = AtomicUsize::new(0);
+    let shared = Mutex::new((Vec::<GameRecord>::new(), Wdl::default()));
+    let sprt_stop = AtomicBool::new(false);
+    let total = cfg.games;
+    std::thread::scope(|s| {
+        for worker in 0..cfg.concurrency.max(1).min(total.max(1)) {
+            let (names, log, next, shared, sprt_stop) = (&names, &log, &next, &shared, &sprt_stop);
+            s.spawn(move || {
+                let mut players = [
+                    specs[0].player(&format!("A#{worker}"), log.clone()),
+                    specs[1].player(&format!("B#{worker}"), log.clone()),
+                ];
+                loop {
+                    if stop.load(Ordering::Relaxed) || sprt_stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= total {
+                        break;
+                    }
+                    let record = play_game(cfg, g, &mut players, names);
+                    let mut guard = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    let (records, wdl) = &mut *guard;
+                    match record.score_a {
+                        s if s > 0.75 => wdl.wins += 1,
+                        s if s < 0.25 => wdl.losses += 1,
+                        _ => wdl.draws += 1,
+                    }
+                    let sprt = cfg.sprt.map(|t| (t.llr(wdl), t.state(wdl)));
+                    if sprt.is_some_and(|(_, st)| st != SprtState::Continue) {
+                        sprt_stop.store(true, Ordering::Relaxed);
+                    }
+                    let progress = Progress {
+                        done: records.len() + 1,
+                        total,
+                        wdl: *wdl,
+                        sprt,
+                    };
+                    on_game(&record, &progress);
+                    records.push(record);
+                }
+                for p in &mut players {
+                    p.quit();
+                }
+            });
+        }
+    });
+    let (games, wdl) = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let sprt = cfg.sprt.map(|t| (t.llr(&wdl), t.state(&wdl)));
+    Ok(MatchResult {
+        stopped_early: games.len() < total,
+        names,
+        wdl,
+        games,
+        sprt,
+    })
+}
+
+/// What the comment of an engine move says: score (men, mover's view; `#7` a win in 7 plies,
+/// `#-4` a loss in 4), depth and time.
+pub fn move_comment(score: Option<Score>, depth: Option<u32>, used: Duration) -> String {
+    let mut parts = Vec::new();
+    let s = score.map(|s| match s.kind() {
+        ScoreKind::Eval(c) => format!("{:+.2}", c as f64 / 100.0),
+        ScoreKind::Win(p) => format!("#{p}"),
+        ScoreKind::Loss(p) => format!("#-{p}"),
+    });
+    match (s, depth) {
+        (Some(s), Some(d)) => parts.push(format!("{s}/{d}")),
+        (Some(s), None) => parts.push(s),
+        (None, Some(d)) => parts.push(format!("d{d}")),
+        (None, None) => {}
+    }
+    parts.push(format!("{:.3}s", used.as_secs_f64()));
+    parts.join(" ")
+}
+
+/// Per-player score streaks for adjudication.
+#[derive(Default)]
+struct Streaks {
+    up: [u32; 2],
+    down: [u32; 2],
+    level: [u32; 2],
+}
+
+impl Streaks {
+    /// Records player `p`'s score after its move at `ply`; returns an adjudicated end.
+    fn record(
+        &mut self,
+        adj: &Adjudication,
+        p: usize,
+        score: Option<Score>,
+        ply: u32,
+    ) -> Option<End> {
+        let q = 1 - p;
+        match score {
+            None => {
+                self.up[p] = 0;
+                self.down[p] = 0;
+                self.level[p] = 0;
+            }
+            Some(Score(s)) => {
+                if let Some((t, _)) = adj.win {
+                    self.up[p] = if s >= t { self.up[p] + 1 } else { 0 };
+                    self.down[p] = if s <= -t { self.down[p] + 1 } else { 0 };
+                }
+                if let Some((t, _, from)) = adj.draw {
+                    self.level[p] = if ply >= from && s.abs() <= t {
+                        self.level[p] + 1
+                    } else {
+                        0
+                    };
+                }
+            }
+        }
+        if let Some((_, n)) = adj.win {
+            if self.up[p] >= n && self.down[q] >= n {
+                return Some(End::AdjudicatedWin(p));
+            }
+            if self.down[p] >= n && self.up[q] >= n {
+                return Some(End::AdjudicatedWin(q));
+            }
+        }
+        if let Some((_, n, _)) = adj.draw
+            && self.level[p] >= n
+            && self.level[q] >= n
+        {
+            return Some(End::AdjudicatedDraw);
+        }
+        None
+    }
+}
+
+/// The colour name for sentences.
+fn colour(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Plays game `g` (0-based) of the match.
+fn play_game(
+    cfg: &MatchConfig,
+    g: usize,
+    players: &mut [Box<dyn Player>; 2],
+    names: &[String; 2],
+) -> GameRecord {
+    let opening = &cfg.openings[(g / 2) % cfg.openings.len()];
+    let a_moves_first = g.is_multiple_of(2);
+    let mut track: Box<dyn Track> =
+        track_for(cfg.kind, opening.fen.as_deref()).expect("openings are checked");
+    for m in &opening.moves {
+        track.play(m).expect("openings are checked");
+    }
+    let opening_plies = opening.moves.len();
+    let first = track.side();
+    let a_colour = if a_moves_first { first } else { !first };
+    let white = if a_colour == Color::White { 0 } else { 1 };
+    let index_of = |c: Color| if c == a_colour { 0 } else { 1 };
+    let label = |p: usize| format!("{} ({})", ["A", "B"][p], names[p]);
+    let mut comments: Vec<String> = Vec::new();
+    let mut clocks = [Clock::new(cfg.control), Clock::new(cfg.control)];
+    let mut streaks = Streaks::default();
+
+    let mut end = None;
+    for (p, player) in players.iter_mut().enumerate() {
+        if let Err(e) = player.new_game(cfg.kind) {
+            player.reset();
+            end = Some(End::Fault(p, fault_of(e)));
+            break;
+        }
+    }
+    let end = match end {
+        Some(e) => e,
+        None => loop {
+            if let Some(r) = track.status() {
+                break End::Rules(r);
+            }
+            if track.moves_hub().len() >= cfg.max_plies as usize {
+                break End::MaxPlies;
+            }
+            let p = index_of(track.side());
+            let start_fen = track.start_fen();
+            let start_hub = track.start_hub();
+            let req = Request {
+                start_fen: &start_fen,
+                start_hub: &start_hub,
+                moves: track.moves_hub(),
+                budget: clocks[p].budget(),
+                deadline: clocks[p].deadline(cfg.margin, cfg.hang_timeout),
+            };
+            let t0 = Instant::now();
+            let result = players[p].play(&req);
+            let used = t0.elapsed();
+            let reply = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    players[p].reset();
+                    let f = match (e, cfg.control) {
+                        (Failure::Hung, Control::Clock { .. } | Control::MoveTime(_)) => {
+                            Fault::Time
+                        }
+                        (e, _) => fault_of(e),
+                    };
+                    break End::Fault(p, f);
+                }
+            };
+            if !clocks[p].charge(used, cfg.margin) {
+                players[p].reset();
+                break End::Fault(p, Fault::Time);
+            }
+            if let Err(e) = track.play(&reply.mv) {
+                players[p].reset();
+                break End::Fault(
+                    p,
+                    Fault::Illegal {
+                        mv: reply.mv,
+                        reason: e.to_string(),
+                    },
+                );
+            }
+            comments.push(move_comment(reply.score, reply.depth, used));
+            // A move answered at once (depth 0: a single legal move) carries no searched score:
+            // it neither counts for adjudication nor breaks a streak.
+            let ply = track.moves_hub().len() as u32;
+            if reply.depth != Some(0)
+                && let Some(e) = streaks.record(&cfg.adjudication, p, reply.score, ply)
+            {
+                break e;
+            }
+        },
+    };
+
+    // A's points and the sentence.
+    let (score_a, reason) = match &end {
+        End::Rules(RuleEnd::NoMove(c)) => {
+            let loser = index_of(*c);
+            (
+                if loser == 0 { 0.0 } else { 1.0 },
+                format!("{} {} has no legal move", colour(*c), label(loser)),
+            )
+        }
+        End::Rules(RuleEnd::DrawRule) => (0.5, "draw by the variant's draw rule".to_string()),
+        End::Rules(RuleEnd::Repetition) => (0.5, "draw by threefold repetition".to_string()),
+        End::MaxPlies => (
+            0.5,
+            format!("draw adjudicated at the {}-ply limit", cfg.max_plies),
+        ),
+        End::AdjudicatedWin(p) => (
+            if *p == 0 { 1.0 } else { 0.0 },
+            format!("win of {} adjudicated by score", label(*p)),
+        ),
+        End::AdjudicatedDraw => (0.5, "draw adjudicated by score".to_string()),
+        End::Fault(p, f) => (
+            if *p == 0 { 0.0 } else { 1.0 },
+            format!("{} {f}", label(*p)),
+        ),
+    };
+
+    // The PDN record.
+    let variant = track.variant();
+    let white_score = if white == 0 { score_a } else { 1.0 - score_a };
+    let result = pdn::result_text(variant, Some(white_score)).to_string();
+    let mut game = PdnGame::default();
+    game.set_tag("Event", cfg.event.clone());
+    game.set_tag("Site", "?");
+    game.set_tag("Date", today());
+    game.set_tag("Round", (g + 1).to_string());
+    game.set_tag("White", names[white].clone());
+    game.set_tag("Black", names[1 - white].clone());
+    game.set_tag("Result", result.clone());
+    if let Some(gt) = pdn::game_type(variant) {
+        game.set_tag("GameType", gt);
+    }
+    if !matches!(
+        variant,
+        crate::rules::Variant::International
+            | crate::rules::Variant::English
+            | crate::rules::Variant::Russian
+            | crate::rules::Variant::Brazilian
+    ) {
+        game.set_tag("Variant", variant.name());
+    }
+    if !track.starts_at_start() {
+        game.set_tag("SetUp", "1");
+        game.set_tag("FEN", track.start_fen());
+    }
+    game.set_tag("TimeControl", cfg.control.pdn_tag());
+    game.set_tag("Opening", opening.name.clone());
+    game.set_tag("Termination", end.termination());
+    for (i, text) in track.moves_pdn().iter().enumerate() {
+        let mut m = PdnMove::new(text.clone());
+        if i + 1 == opening_plies {
+            m.comments.push("end of opening".into());
+        }
+        if i >= opening_plies
+            && let Some(c) = comments.get(i - opening_plies)
+        {
+            m.comments.push(c.clone());
+        }
+        game.moves.push(m);
+    }
+    match game.moves.last_mut() {
+        Some(m) => m.comments.push(reason.clone()),
+        None => game.intro.push(reason.clone()),
+    }
+    game.result = Some(result);
+    GameRecord {
+        number: g + 1,
+        opening: opening.name.clone(),
+        white,
+        score_a,
+        end,
+        reason,
+        plies: track.moves_hub().len() - opening_plies,
+        pdn: game,
+        sides: (track.first_side(), track.start_side()),
+    }
+}
+
+fn fault_of(f: Failure) -> Fault {
+    match f {
+        Failure::Start(e) => Fault::Start(e),
+        Failure::Crashed(e) => Fault::Crash(e),
+        Failure::Hung => Fault::Hung,
+        Failure::Protocol(e) => Fault::Protocol(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_089), (2025, 1, 1));
+        assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn comments() {
+        let c = move_comment(Some(Score(12)), Some(14), Duration::from_millis(101));
+        assert_eq!(c, "+0.12/14 0.101s");
+        let c = move_comment(
+            Some(Score(crate::search::score::win_in(7))),
+            Some(20),
+            Duration::ZERO,
+        );
+        assert_eq!(c, "#7/20 0.000s");
+        assert_eq!(move_comment(None, None, Duration::ZERO), "0.000s");
+    }
+
+    #[test]
+    fn adjudication_streaks() {
+        let adj = Adjudication {
+            win: Some((300, 2)),
+            draw: Some((10, 2, 4)),
+        };
+        let mut s = Streaks::default();
+        assert_eq!(s.record(&adj, 0, Some(Score(400)), 1), None);
+        assert_eq!(s.record(&adj, 1, Some(Score(-350)), 2), None);
+        assert_eq!(s.record(&adj, 0, Some(Score(500)), 3), None);
+        assert_eq!(
+            s.record(&adj, 1, Some(Score(-400)), 4),
+            Some(End::AdjudicatedWin(0))
+        );
+        let mut s = Streaks::default();
+        assert_eq!(s.record(&adj, 0, Some(Score(0)), 4), None);
+        assert_eq!(s.record(&adj, 1, Some(Score(5)), 5), None);
+        assert_eq!(s.record(&adj, 0, None, 6), None);
+        assert_eq!(s.record(&adj, 1, Some(Score(-5)), 7), None);
+        assert_eq!(s.record(&adj, 0, Some(Score(3)), 8), None);
+        assert_eq!(s.record(&adj, 1, Some(Score(0)), 9), None);
+        assert_eq!(
+            s.record(&adj, 0, Some(Score(3)), 10),
+            Some(End::AdjudicatedDraw)
+        );
+    }
+}
