@@ -9,6 +9,7 @@
 //! - [`morris`]: Nine Men's Morris, a game of its own behind the same traits;
 //! - [`perft`]: move-tree counting for every game.
 
+pub mod analysis;
 pub mod bench;
 pub mod board;
 pub mod color;
@@ -23,6 +24,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod render;
 pub mod rules;
 pub mod search;
 pub mod time;

@@ -19,12 +19,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Search a position and print each iteration and the best move.
+    /// Search a position and print each iteration and the best move; or, for scripts, JSON lines
+    /// for positions (--positions) or every move of PDN games (--pdn, --review, --plot).
     Analyze(cli::analyze::AnalyzeArgs),
     /// Speak the Hub protocol on stdin/stdout (the default without a subcommand; see protocol.md).
     Hub(cli::hub::HubArgs),
     /// Search the fixed bench positions: total nodes (the search signature) and nodes/s.
     Bench(cli::bench::BenchArgs),
+    /// Draw a position: a text diagram, or an SVG picture with coordinates and the last move.
+    Board(cli::board::BoardArgs),
     /// Play a match between two engines, built-in or external Hub ones (W/D/L, Elo, SPRT, PDN).
     Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Board(args)) => cli::board::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
         Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),

@@ -1,16 +1,39 @@
-//! `tiao analyze`: searches one position and prints each iteration and the best move.
+//! `tiao analyze`: searches one position and prints each iteration and the best move (the
+//! default), or, for scripts, writes JSON lines: one object per position (`--json`, a file of
+//! positions with `--positions`) or per move of the games of a PDN file (`--pdn`), with a game
+//! review written back as annotated PDN (`--review`) and evaluation plots (`--plot`). Batches run
+//! on every core with a progress bar on stderr; stdout holds only the results.
 
 use clap::Args;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use tiao::analysis::json::{self, ErrorLine, MoveLine, PositionLine};
+use tiao::analysis::review::{self, Thresholds};
+use tiao::analysis::{self as batch, Job, Settings};
 use tiao::engine::{Engine, EngineOptions, Event};
-use tiao::search::Limits;
+use tiao::notation::pdn;
+use tiao::render::plot::{self, EvalPlot};
+use tiao::search::{Limits, Params};
 use tiao::variant::{DrawRuleSet, GameKind, Variant};
 
 /// Depth searched when no limit is given: a few seconds on a small machine.
 const DEFAULT_DEPTH: u32 = 18;
 
+/// Depth searched per position in batches (--positions, --pdn) when no limit is given.
+const BATCH_DEPTH: u32 = 12;
+
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  tiao analyze --fen W:W31-50:B1-20 --depth 16
+  tiao analyze --fen W:W31-50:B1-20 --depth 12 --json
+  tiao analyze --positions positions.txt --depth 12 > results.jsonl
+  tiao analyze --pdn games.pdn --movetime 0.5 --review reviewed.pdn --plot eval.svg > moves.jsonl
+
+A positions file holds one FEN per line, optionally followed by blanks and an id; blank lines
+and lines starting with # are skipped. JSON scores are centi-men from the side to move, or null
+with win_in/loss_in in plies when the result is proven (see docs/tools.md).")]
 pub struct AnalyzeArgs {
     /// Variant: international (normal), brazilian, russian, duoyibu, english.
     #[arg(long, short, default_value = "international")]
@@ -33,12 +56,36 @@ pub struct AnalyzeArgs {
     /// Search threads.
     #[arg(long, short, default_value_t = 1)]
     threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
+    /// Transposition table size in MiB (per parallel search; default 64, in batches 16).
+    #[arg(long)]
+    hash: Option<usize>,
     /// Draw rules (russian only): standard or fmjd.
     #[arg(long, default_value = "standard")]
     draw_rules: DrawRuleSet,
+    /// Write one JSON object for the position instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Analyse a file of positions ('-': standard input): one JSON line per position.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves", "pdn"])]
+    positions: Option<String>,
+    /// Analyse every move of the games of a PDN file: one JSON line per move.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
+    pdn: Option<String>,
+    /// With --pdn: write the games back annotated (scores, ?! ? ?? marks, better moves).
+    #[arg(long, value_name = "FILE", requires = "pdn")]
+    review: Option<String>,
+    /// With --pdn: an SVG plot of each game's evaluation (FILE; FILE-2.svg ... for more games).
+    #[arg(long, value_name = "FILE", requires = "pdn")]
+    plot: Option<String>,
+    /// Searches run at the same time in batches (default: cores / threads).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Score losses in centi-men from which a move is an inaccuracy, a mistake, a blunder.
+    #[arg(long, value_name = "I,M,B", default_value = "25,60,150")]
+    thresholds: String,
+    /// No progress bar on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
@@ -46,11 +93,14 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         variant: args.variant,
         draw_rules: args.draw_rules,
     };
+    if args.positions.is_some() || args.pdn.is_some() {
+        return run_batch(&args, kind);
+    }
     let mut engine = Engine::new(
         kind,
         EngineOptions {
             threads: args.threads,
-            hash_mib: args.hash,
+            hash_mib: args.hash.unwrap_or(64),
             ..EngineOptions::default()
         },
     )
@@ -63,17 +113,18 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     engine
         .set_position(args.fen.as_deref(), &moves)
         .map_err(|e| e.to_string())?;
-    let mut limits = Limits {
-        analyze: true,
-        depth: args.depth,
-        nodes: args.nodes,
-        move_time: args
-            .movetime
-            .map(|s| Duration::from_secs_f64(s.clamp(0.0, 1e7))),
-        ..Limits::default()
-    };
-    if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
-        limits.depth = Some(DEFAULT_DEPTH);
+    let limits = limits_of(&args, DEFAULT_DEPTH);
+    if args.json {
+        let job = Job {
+            fen: args.fen.clone(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        };
+        let a = batch::analyze_one(&mut engine, &job, &limits)?;
+        println!(
+            "{}",
+            json::line(&PositionLine::new("1", args.variant.name(), &a))
+        );
+        return Ok(());
     }
     let what = match (limits.depth, limits.move_time, limits.nodes) {
         (Some(d), _, _) => format!("depth {d}"),
@@ -128,4 +179,269 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     engine.go(limits, sink).map_err(|e| e.to_string())?;
     engine.wait();
     Ok(())
+}
+
+/// The limits given, or a search to `depth` when none is.
+fn limits_of(args: &AnalyzeArgs, depth: u32) -> Limits {
+    let mut limits = Limits {
+        analyze: true,
+        depth: args.depth,
+        nodes: args.nodes,
+        move_time: args
+            .movetime
+            .map(|s| Duration::from_secs_f64(s.clamp(0.0, 1e7))),
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
+        limits.depth = Some(depth);
+    }
+    limits
+}
+
+/// What the limits are, for the review's comment.
+fn describe(l: &Limits) -> String {
+    match (l.depth, l.move_time, l.nodes) {
+        (Some(d), _, _) => format!("depth {d}"),
+        (_, Some(t), _) => format!("{} s", t.as_secs_f64()),
+        (_, _, Some(n)) => format!("{n} nodes"),
+        _ => String::new(),
+    }
+}
+
+/// A progress bar on stderr (drawn only on a terminal).
+struct Bar {
+    total: usize,
+    what: &'static str,
+    start: Instant,
+    draw: bool,
+}
+
+impl Bar {
+    fn new(total: usize, what: &'static str, quiet: bool) -> Bar {
+        Bar {
+            total,
+            what,
+            start: Instant::now(),
+            draw: !quiet && std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn set(&self, done: usize) {
+        if !self.draw {
+            return;
+        }
+        let width = 30;
+        let filled = (width * done).checked_div(self.total).unwrap_or(width);
+        let _ = write!(
+            std::io::stderr(),
+            "\r[{}{}] {done}/{} {}  {:.1} s",
+            "#".repeat(filled),
+            ".".repeat(width - filled),
+            self.total,
+            self.what,
+            self.start.elapsed().as_secs_f64()
+        );
+        let _ = std::io::stderr().flush();
+    }
+
+    fn finish(&self, quiet: bool) {
+        if self.draw {
+            eprintln!();
+        }
+        if !quiet {
+            eprintln!(
+                "analysed {} {} in {:.1} s",
+                self.total,
+                self.what,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
+/// `--positions` and `--pdn`.
+fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
+    let limits = limits_of(args, BATCH_DEPTH);
+    let threads = args.threads.max(1);
+    let settings = Settings {
+        kind,
+        limits: limits.clone(),
+        threads,
+        hash_mib: args.hash.unwrap_or(16),
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| batch::default_jobs(threads))
+            .max(1),
+        params: Params::default(),
+    };
+    let mut out = std::io::stdout().lock();
+    let mut emit = |line: String| {
+        // Flushed line by line for consumers that stream; a closed stdout (`| head`) is ignored.
+        let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+    };
+    if let Some(path) = &args.positions {
+        let text = if path == "-" {
+            std::io::read_to_string(std::io::stdin()).map_err(|e| format!("stdin: {e}"))?
+        } else {
+            std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?
+        };
+        let mut ids = Vec::new();
+        let mut jobs = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (fen, id) = match line.split_once(char::is_whitespace) {
+                Some((f, id)) => (f, id.trim().to_string()),
+                None => (line, String::new()),
+            };
+            ids.push(if id.is_empty() {
+                (n + 1).to_string()
+            } else {
+                id
+            });
+            jobs.push(Job {
+                fen: Some(fen.to_string()),
+                moves: Vec::new(),
+            });
+        }
+        let bar = Bar::new(jobs.len(), "positions", args.quiet);
+        batch::analyze_batch(
+            &settings,
+            &jobs,
+            &mut |i, r| {
+                emit(match r {
+                    Ok(a) => json::line(&PositionLine::new(&ids[i], kind.variant.name(), &a)),
+                    Err(e) => json::line(&ErrorLine {
+                        id: Some(ids[i].clone()),
+                        game: None,
+                        error: e,
+                    }),
+                })
+            },
+            &mut |done| bar.set(done),
+        )?;
+        bar.finish(args.quiet);
+        return Ok(());
+    }
+    let path = args.pdn.as_deref().unwrap_or_default();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let games = pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let t = thresholds(&args.thresholds)?;
+    // Each game under the variant its tags name (else --variant).
+    let mut prepared = Vec::new();
+    for (g, game) in games.iter().enumerate() {
+        let kind = match game.variant() {
+            Some(Ok(v)) => GameKind {
+                variant: v,
+                draw_rules: args.draw_rules,
+            },
+            Some(Err(e)) => {
+                prepared.push(Err(e));
+                continue;
+            }
+            None => kind,
+        };
+        prepared.push(
+            review::jobs(kind, game)
+                .map(|r| (kind, r))
+                .map_err(|e| format!("game {}: {e}", g + 1)),
+        );
+    }
+    let total: usize = prepared
+        .iter()
+        .map(|p| p.as_ref().map_or(0, |(_, r)| r.jobs.len()))
+        .sum();
+    let bar = Bar::new(total, "positions", args.quiet);
+    let mut done_before = 0;
+    let mut reviewed_pdn = String::new();
+    let mut plots = Vec::new();
+    for (g, (game, prep)) in games.iter().zip(prepared).enumerate() {
+        // A game that does not replay, or whose analysis fails, is one error line.
+        let analysed = prep.and_then(|(kind, replayed)| {
+            let settings = Settings {
+                kind,
+                ..settings.clone()
+            };
+            let n = replayed.jobs.len();
+            let r = batch::analyze_all(&settings, &replayed.jobs, &mut |done| {
+                bar.set(done_before + done)
+            });
+            done_before += n;
+            r.map(|a| (replayed, a))
+        });
+        let (replayed, analyses) = match analysed {
+            Ok(x) => x,
+            Err(e) => {
+                emit(json::line(&ErrorLine {
+                    id: None,
+                    game: Some(g + 1),
+                    error: e,
+                }));
+                continue;
+            }
+        };
+        let moves = review::review(&replayed, &analyses, &t);
+        for m in &moves {
+            emit(json::line(&MoveLine::new(g + 1, m)));
+        }
+        if args.review.is_some() {
+            let annotated = review::annotate(game, &moves, &describe(&limits));
+            let (first, start) = replayed.sides;
+            reviewed_pdn.push_str(&pdn::write(&annotated, first, start));
+        }
+        if args.plot.is_some() {
+            let title = format!(
+                "{} - {} {}",
+                game.tag("White").unwrap_or("White"),
+                game.tag("Black").unwrap_or("Black"),
+                game.tag("Result").unwrap_or("")
+            );
+            plots.push((
+                g + 1,
+                plot::svg(&EvalPlot::of_review(title.trim(), &moves), 5.0),
+            ));
+        }
+    }
+    bar.finish(args.quiet);
+    if let Some(path) = &args.review {
+        std::fs::write(path, reviewed_pdn).map_err(|e| format!("{path}: {e}"))?;
+    }
+    if let Some(path) = &args.plot {
+        let several = plots.len() > 1;
+        for (i, (g, svg)) in plots.iter().enumerate() {
+            let file = if several && i > 0 {
+                numbered(path, *g)
+            } else {
+                path.clone()
+            };
+            std::fs::write(&file, svg).map_err(|e| format!("{file}: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `plot.svg` for game 3: `plot-3.svg`.
+fn numbered(path: &str, game: usize) -> String {
+    match path.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.contains('/') => {
+            format!("{stem}-{game}.{ext}")
+        }
+        _ => format!("{path}-{game}"),
+    }
+}
+
+fn thresholds(text: &str) -> Result<Thresholds, String> {
+    let v: Result<Vec<i32>, _> = text.split(',').map(|s| s.trim().parse::<i32>()).collect();
+    match v {
+        Ok(v) if v.len() == 3 && v[0] > 0 && v[0] <= v[1] && v[1] <= v[2] => Ok(Thresholds {
+            inaccuracy: v[0],
+            mistake: v[1],
+            blunder: v[2],
+        }),
+        _ => Err(format!(
+            "bad --thresholds '{text}' (three ascending centi-men values, e.g. 25,60,150)"
+        )),
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod board;
 pub mod hub;
 pub mod matches;
 pub mod perft;

@@ -1,0 +1,81 @@
+//! `tiao board`: a diagram of a position, as text on stdout or as an SVG picture.
+
+use clap::Args;
+use tiao::render::board::{self, Style};
+use tiao::variant::{DrawRuleSet, GameKind, Variant};
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  tiao board --moves \"32-28 19-23 28x19\"
+  tiao board --fen \"W:W28,K40:B12,19\" --svg position.svg
+  tiao board -v russian --moves \"c3-d4 f6-e5 d4xf6\" --svg - > russian.svg
+
+The last of --moves is marked: its from and to squares highlighted, an arrow along its path and
+a cross on each captured piece. Coordinates are written as the variant writes squares: numbers
+on 10x10 and english, files and ranks on russian, brazilian and duoyibu.")]
+pub struct BoardArgs {
+    /// Variant: international (normal), brazilian, russian, duoyibu, english.
+    #[arg(long, short, default_value = "international")]
+    variant: Variant,
+    /// Position (PDN FEN); default: the variant's start position.
+    #[arg(long, short)]
+    fen: Option<String>,
+    /// Moves played from the position, space-separated; the last one is marked.
+    #[arg(long, short)]
+    moves: Option<String>,
+    /// Write an SVG picture to this file ('-': standard output) instead of the text diagram.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+    /// Draw the board from Black's side.
+    #[arg(long)]
+    flip: bool,
+    /// Leave the coordinates out.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Side of a square in pixels (SVG).
+    #[arg(long, default_value_t = 50.0)]
+    square: f64,
+    /// Draw rules (russian only): standard or fmjd.
+    #[arg(long, default_value = "standard")]
+    draw_rules: DrawRuleSet,
+}
+
+pub fn run(args: BoardArgs) -> Result<(), String> {
+    let kind = GameKind {
+        variant: args.variant,
+        draw_rules: args.draw_rules,
+    };
+    let moves: Vec<&str> = args
+        .moves
+        .as_deref()
+        .map(|m| m.split_whitespace().collect())
+        .unwrap_or_default();
+    let d = board::diagram(kind, args.fen.as_deref(), &moves)?;
+    match &args.svg {
+        Some(path) => {
+            if !(args.square.is_finite() && (4.0..=1000.0).contains(&args.square)) {
+                return Err(format!("--square {} is not in 4..1000", args.square));
+            }
+            let style = Style {
+                flip: args.flip,
+                coordinates: !args.no_coordinates,
+                square: args.square,
+            };
+            let svg = board::svg(&d, &style);
+            if path == "-" {
+                print!("{svg}");
+            } else {
+                std::fs::write(path, svg).map_err(|e| format!("{path}: {e}"))?;
+            }
+        }
+        None => {
+            print!("{}", board::text(&d, args.flip));
+            println!("{}", d.fen);
+            if let Some(m) = &d.last_move {
+                println!("last move {}", m.text);
+            }
+        }
+    }
+    Ok(())
+}
