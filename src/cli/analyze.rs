@@ -65,16 +65,19 @@ pub struct AnalyzeArgs {
     /// Write one JSON object for the position instead of the table.
     #[arg(long)]
     json: bool,
-    /// Analyse a file of positions ('-': standard input): one JSON line per position.
+    /// Analyse a file of positions ('-': standard input): one JSON line per position (batches
+    /// search to depth 12 unless a limit is given).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves", "pdn"])]
     positions: Option<String>,
-    /// Analyse every move of the games of a PDN file: one JSON line per move.
+    /// Analyse every move of the games of a PDN file: one JSON line per move (depth 12 unless a
+    /// limit is given).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
     pdn: Option<String>,
     /// With --pdn: write the games back annotated (scores, ?! ? ?? marks, better moves).
     #[arg(long, value_name = "FILE", requires = "pdn")]
     review: Option<String>,
-    /// With --pdn: an SVG plot of each game's evaluation (FILE; FILE-2.svg ... for more games).
+    /// With --pdn: an SVG plot of each game's evaluation: the first game's to FILE, game n's to
+    /// FILE-n.svg.
     #[arg(long, value_name = "FILE", requires = "pdn")]
     plot: Option<String>,
     /// Searches run at the same time in batches (default: cores / threads).

@@ -254,6 +254,7 @@ impl Player for ExternalPlayer {
             self.client = None;
         }
         if let Some(c) = &mut self.client
+            && c.is_alive()
             && c.new_game().is_ok()
         {
             return Ok(());

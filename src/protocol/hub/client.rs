@@ -328,6 +328,11 @@ impl HubClient {
         }
     }
 
+    /// Whether the engine process is still running (its output not closed, not exited).
+    pub fn is_alive(&mut self) -> bool {
+        !self.closed && matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// `new-game`.
     pub fn new_game(&mut self) -> Result<(), ClientError> {
         self.send("new-game")
