@@ -335,6 +335,28 @@ fn print_summary(args: &MatchArgs, cfg: &MatchConfig, r: &MatchResult, time: Dur
         r.wdl.losses,
         100.0 * r.wdl.score()
     );
+    // A's results by colour (an opening's two games are played with both).
+    let mut by_colour = [[0u32; 3]; 2];
+    for g in &r.games {
+        let c = usize::from(g.white != 0);
+        let k = if g.score_a > 0.75 {
+            0
+        } else if g.score_a < 0.25 {
+            2
+        } else {
+            1
+        };
+        by_colour[c][k] += 1;
+    }
+    println!(
+        "A as White: W/D/L {}/{}/{}; A as Black: W/D/L {}/{}/{}",
+        by_colour[0][0],
+        by_colour[0][1],
+        by_colour[0][2],
+        by_colour[1][0],
+        by_colour[1][1],
+        by_colour[1][2]
+    );
     println!("Elo difference A-B: {}", r.wdl.elo());
     println!("LOS (A stronger): {:.1}%", 100.0 * r.wdl.los());
     if let (Some(t), Some((llr, state))) = (cfg.sprt, r.sprt) {

@@ -14,7 +14,7 @@
 //! - moves in any square form (`32-28`, `28x19`, `c3:e5`, `a3b4`, long captures): a move is any
 //!   other word, checked only by [`replay`].
 //!
-//! Writing ([`write`]) gives the tags in their order, then the move text with move numbers
+//! Writing ([`write()`]) gives the tags in their order, then the move text with move numbers
 //! (`1. 32-28 19-23`, or `1... 19-23` when the second player starts, and again after a comment),
 //! strength marks glued to the move, comments `{...}`, the result, lines wrapped at 80 columns.
 //!

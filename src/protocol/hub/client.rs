@@ -10,7 +10,7 @@
 //! `done move=...`. At the end `quit`.
 //!
 //! Threading: a reader thread turns the engine's stdout into lines on a channel
-//! ([`reader::spawn`](super::reader::spawn): length cap, no panic on bad bytes), so every wait has
+//! ([`reader::spawn`]: length cap, no panic on bad bytes), so every wait has
 //! a deadline; a writer thread owns the engine's stdin, so an engine that stops reading can never
 //! block the caller. Dropping a [`HubClient`] kills the whole process group (an engine started
 //! through a shell script dies with its children) and reaps it.
