@@ -3,5 +3,6 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod dxp;
 pub mod matches;
 pub mod perft;

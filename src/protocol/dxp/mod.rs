@@ -7,18 +7,23 @@
 //! - [`framing`]: NUL-terminated frames over a byte stream, however the reads split them;
 //! - [`game`]: one game's moves and what the rules say about it; [`clock`]: our clock and the
 //!   time of each move;
+//! - [`session`]: one connection's state machine in either role, driving the [`Engine`];
+//! - [`server`] (follower, TCP server) and [`client`] (initiator, TCP client);
 //! - [`pdn`]: finished games as PDN; [`log`]: one line per event.
 //!
 //! The DXP role (initiator or follower) and the TCP role (client or server) are independent in
 //! the protocol; tiao pairs them as Scan and pydraughts do: the follower listens, the initiator
 //! connects.
 
+pub mod client;
 pub mod clock;
 pub mod framing;
 pub mod game;
 pub mod log;
 pub mod message;
 pub mod pdn;
+pub mod server;
+pub mod session;
 
 use crate::engine::{Engine, EngineError, EngineOptions};
 use crate::time::TimeParams;
