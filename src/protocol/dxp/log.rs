@@ -3,8 +3,9 @@
 //! kill loses nothing.
 //!
 //! Line forms (stable, for `grep`): `listening on ADDR`, `connection N from ADDR`,
-//! `recv NAME "raw"`, `send NAME "raw"`, `game N start: ...`, `game N over: RESULT ...`,
-//! `chat: ...`, `warning: ...`, `error: ...`, `connection N closed: ...`.
+//! `recv NAME "raw"` (`recv unreadable "raw"` for a message that does not read),
+//! `send NAME "raw"`, `game N start: ...`, `game N over: RESULT ...`, `chat from PEER: ...`,
+//! `warning: ...`, `error: ...`, `connection N closed: ...`.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};

@@ -328,7 +328,7 @@ impl<'a> Session<'a> {
         let msg = match Message::parse(text) {
             Ok(m) => m,
             Err(e) => {
-                self.log(&format!("recv ? {text:?}"));
+                self.log(&format!("recv unreadable {text:?}"));
                 self.fault(&format!("peer sent a bad message: {e}"));
                 return;
             }
