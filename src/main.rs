@@ -25,6 +25,9 @@ enum Command {
     Hub(cli::hub::HubArgs),
     /// Search the fixed bench positions: total nodes (the search signature) and nodes/s.
     Bench(cli::bench::BenchArgs),
+    /// Play international draughts over the network with the DamExchange Protocol (DXP), as a
+    /// follower (listening, the default) or an initiator (--connect).
+    Dxp(cli::dxp::DxpArgs),
     /// Play two configurations of the engine against each other (W/D/L, Elo).
     Match(cli::matches::MatchArgs),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
+        Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         None => cli::hub::run(cli::hub::HubArgs {}),

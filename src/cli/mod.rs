@@ -4,5 +4,6 @@
 pub mod analyze;
 pub mod bench;
 pub mod hub;
+pub mod dxp;
 pub mod matches;
 pub mod perft;
