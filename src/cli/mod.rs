@@ -3,7 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
-pub mod hub;
 pub mod dxp;
+pub mod hub;
 pub mod matches;
 pub mod perft;
