@@ -79,7 +79,7 @@ pub const POSITIONS: &[BenchPosition] = &[
 ];
 
 /// Default bench depth (plies).
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 16;
 
 /// The result of one bench position.
 #[derive(Clone, Debug)]

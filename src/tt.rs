@@ -126,7 +126,8 @@ unsafe impl Sync for Buckets {}
 
 #[cfg(target_os = "linux")]
 unsafe extern "C" {
-    fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int) -> std::ffi::c_int;
+    fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int)
+    -> std::ffi::c_int;
 }
 
 impl Buckets {

@@ -72,7 +72,7 @@ impl Default for Params {
             lmr_base: 0.5,
             lmr_divisor: 2.0,
             lmr_pv_less: 1,
-            forced_extension: true,
+            forced_extension: false,
             rfp: true,
             rfp_max_depth: 3,
             rfp_margin: 60,
