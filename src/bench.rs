@@ -33,7 +33,7 @@ pub const POSITIONS: &[BenchPosition] = &[
     },
     BenchPosition {
         variant: Variant::International,
-        fen: "W:WK46,28,33,38,39:BK5,12,17,19",
+        fen: "W:WK49,27,32,33:BK2,12,17,18",
         what: "endgame with kings",
     },
     BenchPosition {
@@ -79,7 +79,7 @@ pub const POSITIONS: &[BenchPosition] = &[
 ];
 
 /// Default bench depth (plies).
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 16;
 
 /// The result of one bench position.
 #[derive(Clone, Debug)]
