@@ -321,7 +321,7 @@ impl<G: Evaluate> Session for GameSession<G> {
 pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
     dispatch!(kind,
         R => Ok(Box::new(GameSession::<Position<R>>::default()) as Box<dyn Session>),
-        morris => Err(EngineError::UnsupportedVariant(Variant::Morris)))
+        morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::default()) as Box<dyn Session>))
 }
 
 /// Checks that an option's value is in `1..=max`.

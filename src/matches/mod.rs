@@ -308,7 +308,7 @@ pub fn run_match(
 ) -> Result<MatchResult, String> {
     dispatch!(cfg.kind,
         R => Ok(run_typed::<Position<R>>(cfg, a, b, progress)),
-        morris => Err("morris matches are not available yet".to_string()))
+        morris => Ok(run_typed::<crate::morris::MorrisPosition>(cfg, a, b, progress)))
 }
 
 fn run_typed<G: Evaluate>(
