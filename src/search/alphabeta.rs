@@ -360,7 +360,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let idx = pick(&mut self.order[ply], i);
             let m = self.lists[ply][idx as usize];
             let child = pos.make(&m);
-            tt.prefetch(child.key());
+            // Children with no depth left go to quiescence, which does not probe the table: a
+            // prefetch there only costs (a page walk on a miss).
+            if new_depth > 0 {
+                tt.prefetch(child.key());
+            }
             let noisy = pos.is_noisy(&m);
             let mut score;
             if i == 0 {
