@@ -1,4 +1,5 @@
-//! The bench: a fixed set of positions of every draughts variant searched to a fixed depth on one
+//! The bench: a fixed set of positions of every game (each draughts variant and Morris) searched to a
+//! fixed depth on one
 //! thread. The total node count is the search's signature (it changes exactly when the search or
 //! the evaluation changes its decisions); nodes/s measure its speed.
 //!
@@ -12,11 +13,13 @@ use crate::tt::Tt;
 use crate::variant::{GameKind, Variant};
 use std::time::Duration;
 
-/// A bench position: variant, FEN, and what it is.
+/// A bench position: variant, FEN, what it is, and how much shallower than the bench depth it is
+/// searched (Morris' placing phase branches about twenty ways a ply).
 pub struct BenchPosition {
     pub variant: Variant,
     pub fen: &'static str,
     pub what: &'static str,
+    pub shallower: u32,
 }
 
 /// The bench positions.
@@ -25,61 +28,84 @@ pub const POSITIONS: &[BenchPosition] = &[
         variant: Variant::International,
         fen: "W:W31-50:B1-20",
         what: "start",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::International,
         fen: "W:W27,30,31,32,34,35,37,40,41,43,47,48,49,50:B1,2,3,5,7,9,11,14,16,17,18,19,23,24",
         what: "middlegame",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::International,
-        fen: "W:WK46,28,33,38,39:BK5,12,17,19",
+        fen: "W:WK49,27,32,33:BK2,12,17,18",
         what: "endgame with kings",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::Brazilian,
         fen: "W:W21-32:B1-12",
         what: "start",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::Brazilian,
         fen: "W:Wf4,h4,a3,c3,e3,g3,a1,c1,e1,g1:Bd8,h8,e7,g7,d6,f6,h6,a5,g5,b4",
         what: "middlegame",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::Russian,
         fen: "W:W21-32:B1-12",
         what: "start",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::Russian,
         fen: "W:Wh6,a5,f4,a3,d2,f2,a1,c1,g1:Bb8,d8,f8,a7,c7,e7,f6,c5,h2",
         what: "middlegame",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::Duoyibu,
         fen: "W:W21-32:B1-12",
         what: "start",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::Duoyibu,
         fen: "W:WKa3,Kh2,e1:Bg5,Kd4",
         what: "endgame with kings",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::English,
         fen: "B:W21-32:B1-12",
         what: "start",
+        shallower: 0,
     },
     BenchPosition {
         variant: Variant::English,
         fen: "B:W5,14,23,28,29,30,31,32:B1,2,3,4,6,8,20,21",
         what: "middlegame",
+        shallower: 0,
+    },
+    BenchPosition {
+        variant: Variant::Morris,
+        fen: "W:W:B:H9,9:R0",
+        what: "start (placing)",
+        shallower: 6,
+    },
+    BenchPosition {
+        variant: Variant::Morris,
+        fen: "W:Wa7,d7,b6,f4,d2,g1,c3:Bg7,f6,d5,e4,b4,a1,d1,c5:H0,0:R6",
+        what: "moving phase",
+        shallower: 2,
     },
 ];
 
 /// Default bench depth (plies).
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 16;
 
 /// The result of one bench position.
 #[derive(Clone, Debug)]
@@ -100,9 +126,10 @@ fn run_one<G: Evaluate>(fen: &str, depth: u32, tt: &Tt) -> Result<BenchLine, Str
     })
 }
 
-/// Searches one bench position to `depth` with a table of `hash_mib` MiB.
+/// Searches one bench position to the bench `depth` (less its `shallower`) with the table `tt`.
 pub fn run_position(p: &BenchPosition, depth: u32, tt: &Tt) -> Result<BenchLine, String> {
+    let depth = depth.saturating_sub(p.shallower).max(1);
     dispatch!(GameKind::new(p.variant),
         R => run_one::<Position<R>>(p.fen, depth, tt),
-        morris => Err("morris has no bench positions yet".to_string()))
+        morris => run_one::<crate::morris::MorrisPosition>(p.fen, depth, tt))
 }

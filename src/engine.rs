@@ -95,8 +95,6 @@ pub type EventSink = Arc<dyn Fn(Event) + Send + Sync>;
 /// An engine request that was refused; the engine's state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
-    /// The game is not implemented yet.
-    UnsupportedVariant(Variant),
     /// A position text that does not parse.
     BadPosition(String),
     /// A move of the `moves` list that is not legal or not understood (0-based index).
@@ -114,7 +112,6 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::UnsupportedVariant(v) => write!(f, "variant {v} is not supported yet"),
             EngineError::BadPosition(e) => write!(f, "bad position: {e}"),
             EngineError::BadMove {
                 index,
@@ -321,7 +318,7 @@ impl<G: Evaluate> Session for GameSession<G> {
 pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
     dispatch!(kind,
         R => Ok(Box::new(GameSession::<Position<R>>::default()) as Box<dyn Session>),
-        morris => Err(EngineError::UnsupportedVariant(Variant::Morris)))
+        morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::default()) as Box<dyn Session>))
 }
 
 /// Checks that an option's value is in `1..=max`.

@@ -7,7 +7,13 @@
 //! - [`game`]: the generic game interface the search is written against; [`variant`]: the run-time
 //!   choice of game, resolved once by [`dispatch!`];
 //! - [`morris`]: Nine Men's Morris, a game of its own behind the same traits;
-//! - [`perft`]: move-tree counting for every game.
+//! - [`perft`]: move-tree counting for every game;
+//! - [`eval`]: static evaluation ([`eval::Evaluate`]), weights as data; [`search`]: iterative
+//!   deepening alpha-beta with quiescence, Lazy SMP over the shared [`tt`], limits and [`time`]
+//!   management, reporting through callbacks (it never prints);
+//! - [`engine`]: the facade the protocols drive (background searches, events, options);
+//!   [`bench`](mod@bench): the search signature; [`matches`](mod@matches): self-play matches between configurations.
+//! - [`protocol`]: the Hub and DXP protocols (parse and format only).
 
 pub mod analysis;
 pub mod bench;

@@ -28,6 +28,9 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Draw a position: a text diagram, or an SVG picture with coordinates and the last move.
     Board(cli::board::BoardArgs),
+    /// Play international draughts over the network with the DamExchange Protocol (DXP), as a
+    /// follower (listening, the default) or an initiator (--connect).
+    Dxp(cli::dxp::DxpArgs),
     /// Play a match between two engines, built-in or external Hub ones (W/D/L, Elo, SPRT, PDN).
     Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Board(args)) => cli::board::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
+        Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         None => cli::hub::run(cli::hub::HubArgs {}),

@@ -44,7 +44,8 @@ pub enum Bound {
 pub struct Data {
     /// Score relative to the node, in centi-men or `WIN - plies`.
     pub score: i16,
-    /// Static evaluation of the position (side to move).
+    /// Static evaluation of the position (side to move); 0 when the storing search did not
+    /// compute it (the field is there for pruning that will reuse it).
     pub eval: i16,
     /// Index of the best move in the position's generated move list, or [`NO_MOVE`].
     pub move_index: u16,

@@ -42,7 +42,7 @@ const BROKEN: &[&str] = &[
     "set-param",
     "set-param name=",
     "set-param name=variant value=",
-    "set-param name=variant value=morris",
+    "set-param name=variant value=morris-dance",
     "set-param name=variant value=\"normal russian\"",
     "set-param name=threads value=-1",
     "set-param name=threads value=99999999999999999999",

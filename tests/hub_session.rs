@@ -243,6 +243,39 @@ fn every_variant_start_position() {
     e.quit();
 }
 
+/// Nine Men's Morris through the same commands: its start, a position string, moves with the
+/// removal joined or as its own token, and a mill taken at once.
+#[test]
+fn morris_session() {
+    let mut e = Engine::hub();
+    e.send("set-param name=variant value=morris");
+    e.send("pos start");
+    assert_eq!(e.fen(), "W:W:B:H9,9:R0");
+    assert_eq!(e.legal_moves().len(), 24, "24 empty points to place on");
+    e.send("pos start moves=\"d6 f4 d5 b4 d7 xb4\"");
+    assert_eq!(
+        e.fen(),
+        "B:Wd5,d6,d7:Bf4:H6,7:R0",
+        "the mill d7-d6-d5 took b4"
+    );
+    e.send("pos start moves=\"d6 f4 d5 b4 d7xb4\"");
+    assert_eq!(e.fen(), "B:Wd5,d6,d7:Bf4:H6,7:R0");
+    e.send("pos fen=\"W:Wa7,d7,g4,b2:Bd1,f2,c5:H0,0:R0\"");
+    let legal = e.legal_moves();
+    e.send("level depth=3");
+    let (done, infos) = e.go("think");
+    let m = done_move(&mut e, &legal, &done);
+    assert!(m.starts_with("g4-g7x"), "closes the mill a7-d7-g7: {m}");
+    let last = infos
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info"))
+        .expect("an info line");
+    assert_eq!(value(last, "score").as_deref(), Some("99.99"), "{last}");
+    assert!(e.sync().is_empty(), "no error on the way");
+    e.quit();
+}
+
 #[test]
 fn eight_by_eight_and_fen_positions() {
     let mut e = Engine::hub();
@@ -341,7 +374,6 @@ fn bad_commands_are_answered_and_change_nothing() {
         ("pos fen=\"W:W99:B1\"", "bad position"),
         ("pos start pos=W", "only one"),
         ("set-param name=variant value=frisian", "frisian"),
-        ("set-param name=variant value=morris", "morris"),
         ("set-param name=threads value=0", "threads"),
         ("set-param name=hash value=lots", "lots"),
         ("set-param name=book value=true", "unknown parameter 'book'"),

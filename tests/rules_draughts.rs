@@ -252,6 +252,20 @@ fn ambiguous_captures_use_long_notation() {
     assert!(to_a5.iter().any(|m| m.captured.count_ones() == 2));
 }
 
+/// A single jump and a longer capture share from and to: the single jump's complete path is just
+/// `d4:f2`, so that text means it, and the long one needs its landing squares. (Found by the
+/// property test on a russian game.)
+#[test]
+fn a_single_jump_is_its_own_complete_path() {
+    let p = pos::<Russian>("W:Wa5,d4,a3,c3,b2,a1,e1:Bb8,f8,h8,a7,c7,e7,g7,c5,e5,h4,Ke3");
+    let short = moves::parse_pdn(&p, "d4:f2").unwrap();
+    assert_eq!(short.captured, bits::<Russian>(&["e3"]));
+    let long = moves::parse_pdn(&p, "d4:b6:d8:f6:d4:f2").unwrap();
+    assert_eq!(long.captured.count_ones(), 5, "c5, c7, e7, e5 and e3");
+    assert_eq!(moves::write_pdn(&p, &short), "d4:f2");
+    assert_eq!(moves::write_pdn(&p, &long), "d4:b6:d8:f6:d4:f2");
+}
+
 // --- Duoyibu's king rule ---------------------------------------------------------------------
 
 /// Kings of both sides on one diagonal with only empty squares between them may not move toward

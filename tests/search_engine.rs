@@ -82,8 +82,8 @@ fn options() {
     ));
     assert!(e.set_option("no-such-thing", "1").is_err());
     assert!(matches!(
-        e.set_option("variant", "morris"),
-        Err(EngineError::UnsupportedVariant(Variant::Morris))
+        e.set_option("variant", "chess"),
+        Err(EngineError::BadOption { .. })
     ));
     assert_eq!(
         e.kind().variant,
@@ -92,7 +92,12 @@ fn options() {
     );
     e.set_option("variant", "english").unwrap();
     assert_eq!(e.legal_moves().len(), 7);
-    assert!(Engine::new(GameKind::new(Variant::Morris), EngineOptions::default()).is_err());
+    let morris = Engine::new(GameKind::new(Variant::Morris), EngineOptions::default()).unwrap();
+    assert_eq!(
+        morris.legal_moves().len(),
+        24,
+        "24 empty points to place on"
+    );
 }
 
 #[test]

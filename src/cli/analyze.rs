@@ -18,7 +18,7 @@ use tiao::search::{Limits, Params};
 use tiao::variant::{DrawRuleSet, GameKind, Variant};
 
 /// Depth searched when no limit is given: a few seconds on a small machine.
-const DEFAULT_DEPTH: u32 = 18;
+const DEFAULT_DEPTH: u32 = 22;
 
 /// Depth searched per position in batches (--positions, --pdn) when no limit is given.
 const BATCH_DEPTH: u32 = 12;
@@ -44,7 +44,7 @@ pub struct AnalyzeArgs {
     /// Moves played from the position, space-separated (PDN or Hub form).
     #[arg(long, short)]
     moves: Option<String>,
-    /// Search to this depth in plies (default when no other limit is given: 18).
+    /// Search to this depth in plies (default when no other limit is given: 22).
     #[arg(long, short)]
     depth: Option<u32>,
     /// Search for this many seconds.

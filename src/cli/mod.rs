@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod board;
+pub mod dxp;
 pub mod hub;
 pub mod matches;
 pub mod perft;

@@ -34,6 +34,8 @@ pub struct Masks {
     pub long_diagonal: u64,
     /// The two double-corner diagonals.
     pub double_diagonal: u64,
+    /// `near_promotion[c][k]`: squares at most `k` rows from colour `c`'s promotion row.
+    pub near_promotion: [[u64; weights::MAX_ROWS]; 2],
     /// `cone[c][b]`: squares ahead of a man of colour `c` on bit `b` that must be empty for it to
     /// run to promotion (its forward cone widened by one file on each side).
     pub cone: [[u64; 64]; 2],
@@ -68,6 +70,7 @@ impl Masks {
             edge: 0,
             long_diagonal: 0,
             double_diagonal: 0,
+            near_promotion: [[0; weights::MAX_ROWS]; 2],
             cone: [[0; 64]; 2],
         };
         let mut s = 0;
@@ -76,6 +79,16 @@ impl Masks {
             let (f, r) = coords(w, s);
             let row = (size - 1 - r) as usize;
             m.rows[row] |= b;
+            let mut k = 0;
+            while k < weights::MAX_ROWS {
+                if row <= k {
+                    m.near_promotion[0][k] |= b;
+                }
+                if (size as usize) - 1 - row <= k {
+                    m.near_promotion[1][k] |= b;
+                }
+                k += 1;
+            }
             if f < size / 2 {
                 m.left |= b;
             } else {
@@ -186,7 +199,8 @@ fn side_terms<R: Rules>(
     s -= w.balance * (l - r).abs();
     if opp_kings == 0 {
         let occupied = !empty;
-        for b in Bits(men) {
+        let near = m.near_promotion[c.index()][w.runaway_max_rows.min(weights::MAX_ROWS - 1)];
+        for b in Bits(men & near) {
             if m.cone[c.index()][b as usize] & occupied == 0 {
                 let row = R::Board::row_of_bit(b) as i32;
                 let to_go = if c == Color::White {

@@ -31,8 +31,10 @@ pub struct Weights {
     pub balance: i32,
     /// Bonus of a runaway man (nothing in its widened forward cone, no enemy king) ...
     pub runaway: i32,
-    /// ... less this per row it still has to go.
+    /// ... less this per row it still has to go ...
     pub runaway_per_row: i32,
+    /// ... counted only for men at most this many rows from promotion.
+    pub runaway_max_rows: usize,
     /// Bonus per empty square a king can move to.
     pub king_mobility: i32,
     /// Bonus of a king on the long diagonal (a1 to the far corner).
@@ -59,6 +61,7 @@ pub const INTERNATIONAL: Weights = Weights {
     balance: 2,
     runaway: 200,
     runaway_per_row: 20,
+    runaway_max_rows: 5,
     king_mobility: 2,
     king_long_diagonal: 25,
     king_double_diagonal: 10,
@@ -78,6 +81,7 @@ pub const FLYING_8X8: Weights = Weights {
     balance: 0,
     runaway: 180,
     runaway_per_row: 20,
+    runaway_max_rows: 4,
     king_mobility: 3,
     king_long_diagonal: 30,
     king_double_diagonal: 10,
@@ -97,6 +101,7 @@ pub const ENGLISH: Weights = Weights {
     balance: 0,
     runaway: 100,
     runaway_per_row: 10,
+    runaway_max_rows: 4,
     king_mobility: 3,
     king_long_diagonal: 0,
     king_double_diagonal: 0,

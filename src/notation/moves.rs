@@ -150,13 +150,14 @@ pub fn parse<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, MoveError>
     single(pos, text, match_pdn(pos, &sq, &legal), &legal)
 }
 
-/// Moves from the first to the last square; with landing squares between, those whose path has
-/// exactly these landing squares, or failing that, passes them in order.
+/// Moves from the first to the last square. When several share them, the squares are read as a
+/// complete path first (a single jump `d4:f2` is its own complete path), then as some of the
+/// landing squares in order.
 fn match_pdn<R: Rules>(pos: &Position<R>, sq: &[u8], legal: &[Move]) -> Vec<Move> {
     let (from, to) = (sq[0], sq[sq.len() - 1]);
     let via = &sq[1..sq.len() - 1];
     let candidates = legal.iter().filter(|m| m.from == from && m.to == to);
-    if via.is_empty() {
+    if via.is_empty() && candidates.clone().count() <= 1 {
         return candidates.copied().collect();
     }
     for how in [Via::Exact, Via::Subsequence] {

@@ -360,7 +360,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let idx = pick(&mut self.order[ply], i);
             let m = self.lists[ply][idx as usize];
             let child = pos.make(&m);
-            tt.prefetch(child.key());
+            // Children with no depth left go to quiescence, which does not probe the table: a
+            // prefetch there only costs (a page walk on a miss).
+            if new_depth > 0 {
+                tt.prefetch(child.key());
+            }
             let noisy = pos.is_noisy(&m);
             let mut score;
             if i == 0 {
@@ -396,7 +400,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 if score > alpha {
                     best_index = idx;
                     alpha = score;
-                    self.update_pv(ply, m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if alpha >= beta {
                         if !noisy {
                             self.record_cutoff(pos, ply, depth, i, m);
@@ -420,17 +426,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
 
     /// Updates killers and history after the `i`-th move `m` cut off.
     fn record_cutoff(&mut self, pos: &G, ply: usize, depth: i32, i: usize, m: G::Move) {
-        let mut tried = [G::Move::default(); 64];
-        let mut n = 0;
-        for &(_, idx) in &self.order[ply][..i] {
-            let t = self.lists[ply][idx as usize];
-            if n < tried.len() && !pos.is_noisy(&t) {
-                tried[n] = t;
-                n += 1;
+        let bonus = self.ordering.cutoff(self.p, pos, ply, depth, &m);
+        for j in 0..i {
+            let t = self.lists[ply][self.order[ply][j].1 as usize];
+            if !pos.is_noisy(&t) {
+                self.ordering.malus(self.p, pos, &t, bonus);
             }
         }
-        self.ordering
-            .cutoff(self.p, pos, ply, depth, &m, &tried[..n]);
     }
 
     /// One iteration with an aspiration window around `prev`.

@@ -109,7 +109,9 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
         }
     }
 
-    /// A quiet move caused a cutoff at `ply`, after `tried` other quiet moves failed.
+    /// A quiet move caused a cutoff at `ply` with `depth` plies left: it becomes a killer and
+    /// its history grows. Returns the bonus, which [`Ordering::malus`] takes from the quiet moves
+    /// tried before it.
     pub(crate) fn cutoff<G: Game<Move = M>>(
         &mut self,
         p: &Params,
@@ -117,8 +119,7 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
         ply: usize,
         depth: i32,
         m: &M,
-        tried: &[M],
-    ) {
+    ) -> i32 {
         if p.killers {
             let k = &mut self.killers[ply];
             if k[0] != *m {
@@ -126,13 +127,22 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
                 k[0] = *m;
             }
         }
+        let bonus = (depth * depth).min(p.history_max);
         if p.history {
-            let bonus = (depth * depth).min(p.history_max);
-            let side = pos.side();
-            Self::gravity(&mut self.history[slot(side, m)], bonus, p.history_max);
-            for t in tried {
-                Self::gravity(&mut self.history[slot(side, t)], -bonus, p.history_max);
-            }
+            Self::gravity(&mut self.history[slot(pos.side(), m)], bonus, p.history_max);
+        }
+        bonus
+    }
+
+    /// A quiet move that was tried before the cutoff move loses `bonus` of history.
+    #[inline(always)]
+    pub(crate) fn malus<G: Game<Move = M>>(&mut self, p: &Params, pos: &G, m: &M, bonus: i32) {
+        if p.history {
+            Self::gravity(
+                &mut self.history[slot(pos.side(), m)],
+                -bonus,
+                p.history_max,
+            );
         }
     }
 

@@ -72,7 +72,7 @@ impl Default for Params {
             lmr_base: 0.5,
             lmr_divisor: 2.0,
             lmr_pv_less: 1,
-            forced_extension: true,
+            forced_extension: false,
             rfp: true,
             rfp_max_depth: 3,
             rfp_margin: 60,
@@ -172,6 +172,35 @@ impl Params {
         Ok(())
     }
 
+    /// The current value of a parameter as [`Params::set`] accepts it (`on`/`off` for switches),
+    /// for listing parameters in a protocol.
+    pub fn get(&self, name: &str) -> Option<String> {
+        let b = |v: bool| if v { "on" } else { "off" }.to_string();
+        let n = name.trim().to_ascii_lowercase().replace('_', "-");
+        Some(match n.as_str() {
+            "aspiration" => b(self.aspiration),
+            "aspiration-min-depth" => self.aspiration_min_depth.to_string(),
+            "aspiration-window" => self.aspiration_window.to_string(),
+            "lmr" => b(self.lmr),
+            "lmr-min-depth" => self.lmr_min_depth.to_string(),
+            "lmr-min-moves" => self.lmr_min_moves.to_string(),
+            "lmr-base" => self.lmr_base.to_string(),
+            "lmr-divisor" => self.lmr_divisor.to_string(),
+            "lmr-pv-less" => self.lmr_pv_less.to_string(),
+            "forced-extension" => b(self.forced_extension),
+            "rfp" => b(self.rfp),
+            "rfp-max-depth" => self.rfp_max_depth.to_string(),
+            "rfp-margin" => self.rfp_margin.to_string(),
+            "killers" => b(self.killers),
+            "history" => b(self.history),
+            "history-max" => self.history_max.to_string(),
+            "tt-cutoffs" => b(self.tt_cutoffs),
+            "twofold-in-path" => b(self.twofold_in_path),
+            "clock-check-nodes" => self.clock_check_nodes.to_string(),
+            _ => return None,
+        })
+    }
+
     /// The reduction of the `moves`-th move (1-based) at `depth` remaining plies, before the PV
     /// adjustment.
     pub fn lmr_reduction(&self, depth: i32, moves: usize) -> i32 {
@@ -203,6 +232,12 @@ mod tests {
             p.set(n, v).unwrap_or_else(|e| panic!("{n}: {e}"));
         }
         let mut p = Params::default();
+        for n in Params::NAMES {
+            let v = p.get(n).unwrap_or_else(|| panic!("{n} has no value"));
+            p.set(n, &v).unwrap();
+        }
+        assert_eq!(p, Params::default(), "get and set round-trip");
+        assert!(p.get("nonsense").is_none());
         assert!(p.set("nonsense", "1").is_err());
         assert!(p.set("lmr", "maybe").is_err());
         p.set("LMR", "off").unwrap();

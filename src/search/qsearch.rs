@@ -29,6 +29,7 @@ impl<G: Evaluate> Worker<'_, G> {
             self.leaves += 1;
             return pos.evaluate();
         }
+        let pv_node = beta > alpha + 1;
         let mut best = -INFINITY;
         for i in 0..n {
             let m = self.lists_mut()[ply][i];
@@ -41,7 +42,9 @@ impl<G: Evaluate> Worker<'_, G> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    self.update_pv(ply, m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if alpha >= beta {
                         break;
                     }

@@ -1,0 +1,49 @@
+//! DXP, the DamExchange Protocol: international draughts (10x10) engines playing each other over
+//! TCP (Scan, Kingsrow, Moby Dam and pydraughts' `DXPEngine` speak it). `docs/dxp.md` is its
+//! user-facing description.
+//!
+//! Layers, bottom up:
+//! - [`message`]: the typed messages and their fixed-width text, with typed errors;
+//! - [`framing`]: NUL-terminated frames over a byte stream, however the reads split them;
+//! - [`game`]: one game's moves and what the rules say about it; [`clock`]: our clock and the
+//!   time of each move;
+//! - [`session`]: one connection's state machine in either role, driving the [`Engine`];
+//! - [`server`] (follower, TCP server) and [`client`] (initiator, TCP client);
+//! - [`pdn`]: finished games as PDN; [`log`]: one line per event.
+//!
+//! The DXP role (initiator or follower) and the TCP role (client or server) are independent in
+//! the protocol; tiao pairs them as Scan and pydraughts do: the follower listens, the initiator
+//! connects.
+
+pub mod client;
+pub mod clock;
+pub mod framing;
+pub mod game;
+pub mod log;
+pub mod message;
+pub mod pdn;
+pub mod server;
+pub mod session;
+
+use crate::engine::{Engine, EngineError, EngineOptions};
+use crate::time::TimeParams;
+use crate::variant::{GameKind, Variant};
+
+/// The default TCP port of DXP.
+pub const DEFAULT_PORT: u16 = 27531;
+
+/// An engine for DXP games: international draughts, with the DXP move overhead.
+pub fn engine(threads: usize, hash_mib: usize) -> Result<Engine, EngineError> {
+    Engine::new(
+        GameKind::new(Variant::International),
+        EngineOptions {
+            threads,
+            hash_mib,
+            time: TimeParams {
+                move_overhead: clock::MOVE_OVERHEAD,
+                ..TimeParams::default()
+            },
+            ..EngineOptions::default()
+        },
+    )
+}

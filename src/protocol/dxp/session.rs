@@ -1,0 +1,976 @@
+//! One DXP connection: the game state machine of either role, driving the engine.
+//!
+//! Two threads feed one channel: the reader thread turns the socket into frames (stamped with
+//! their arrival time, which starts our clock), and the engine's search thread sends its `Done`.
+//! The session handles one input at a time, so it never blocks on the engine: a GAMEEND, a
+//! BACKREQ or a disconnection while the engine thinks stops the search at once.
+//!
+//! States: `Idle` (between games) → `AwaitingAcc` (initiator: GAMEREQ sent) → `Playing` →
+//! `Ending` (we sent GAMEEND, waiting for the peer's) → `Idle`. The initiator sends the next
+//! GAMEREQ from `Idle` until its games are played; the follower waits there for one.
+//!
+//! Rules of play:
+//! - at our turn the game is checked first: no legal move → GAMEEND `1` (I give up); a draw by
+//!   the rules → GAMEEND `2`; the GAMEREQ's move limit → a short search adjudicates (±3 men:
+//!   GAMEEND `3` or `1`, else `2`); otherwise the engine searches and we send its MOVE;
+//! - a received GAMEEND is always answered with a GAMEEND (our reason and our stop code), at any
+//!   moment of a game; the result is the rules' verdict when the rules have ended the game, or
+//!   else the reason the sender gave (`0` leaves it unknown);
+//! - take-backs are accepted (BACKACC `0`) for any position of the current game: the moves after
+//!   it are undone, and if we are then to move, we think and move; the clocks are not given back.
+//!   A BACKREQ outside a game, or naming a position that is not in it, is answered `2` (continue);
+//! - CHAT is logged; a stray BACKACC or a GAMEEND between games is logged and ignored.
+//!
+//! Faults: a frame that is not a message, a message that does not read, an illegal move, or a
+//! message the state does not allow (a MOVE out of turn, a GAMEREQ from the follower, ...) logs
+//! an `error:` line, tells the peer in a CHAT, records the game in progress as lost by the peer,
+//! and ends the connection. A disconnection in the middle of a game records it as lost by the
+//! peer too. Nothing the peer sends can panic the session.
+
+use super::clock::{Caps, Clock};
+use super::framing::{FrameError, FrameReader, Incoming, encode};
+use super::game::{Game, Outcome, Record, Setup, Status};
+use super::log::Log;
+use super::message::{
+    AcceptCode, BackCode, BackReq, Board, DxpMove, DxpPosition, EndReason, GameAcc, GameEnd,
+    GameReq, MAX_CHAT, Message, StartPosition, VERSION,
+};
+use super::pdn;
+use crate::color::Color;
+use crate::engine::{Done, Engine, Event, EventSink};
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::io::Write;
+use std::net::{Shutdown, TcpStream};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// A score (centi-men, side to move) at which a game stopped by the move limit counts as won.
+pub const ADJUDICATION_MARGIN: i32 = 300;
+/// Longest search for that adjudication.
+pub const ADJUDICATION_TIME: Duration = Duration::from_secs(1);
+
+/// Longest a write to the peer may block.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Settings shared by both roles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Our name in GAMEREQ / GAMEACC and in the PDN.
+    pub name: String,
+    /// Extra per-move limits.
+    pub caps: Caps,
+    /// Our clock for every game instead of the GAMEREQ's minutes (tests).
+    pub clock: Option<Duration>,
+    /// Append each finished game to this PDN file.
+    pub pdn: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            name: format!("tiao {}", env!("CARGO_PKG_VERSION")),
+            caps: Caps::default(),
+            clock: None,
+            pdn: None,
+        }
+    }
+}
+
+/// The initiator's colour in each game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    White,
+    Black,
+    /// White in odd games, Black in even ones.
+    Alternate,
+}
+
+impl ColorChoice {
+    /// Our colour in game `number` (1-based).
+    pub fn ours(self, number: u32) -> Color {
+        match self {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Alternate if number % 2 == 1 => Color::White,
+            ColorChoice::Alternate => Color::Black,
+        }
+    }
+}
+
+/// What the initiator asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Games to play.
+    pub games: u32,
+    /// Thinking time per player, minutes.
+    pub minutes: u16,
+    /// Moves of each game (0: no limit).
+    pub moves: u16,
+    pub color: ColorChoice,
+    /// Start position (GAMEREQ `B`); `None`: the initial position (`A`).
+    pub start: Option<Board>,
+}
+
+/// The role of this side of the connection.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Role {
+    /// Answers GAMEREQs; `games_left`: how many more games it will play (`None`: no limit).
+    Follower { games_left: Option<u32> },
+    /// Sends GAMEREQs.
+    Initiator(Plan),
+}
+
+/// How a connection ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// The games finished on it.
+    pub records: Vec<Record>,
+    /// Why it ended, in words.
+    pub end: String,
+    /// Whether the peer broke the protocol or the connection.
+    pub fault: bool,
+    /// The peer's name, once known.
+    pub peer: String,
+}
+
+/// What the session reacts to.
+enum Input {
+    /// A frame's text and when it arrived.
+    Frame { text: String, at: Instant },
+    /// A frame that is not a message.
+    Bad(FrameError),
+    /// The connection is gone.
+    Closed(String),
+    /// A search ended.
+    Done { id: u64, done: Box<Done> },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// Find our move.
+    Move,
+    /// Score the position at the move limit.
+    Adjudicate,
+}
+
+/// A game being played.
+struct Live {
+    game: Game,
+    /// Our clock.
+    clock: Clock,
+    /// The peer's time as we measure it (its MOVE's arrival minus our MOVE's departure).
+    peer_used: Duration,
+    /// When the side to move started thinking.
+    turn_started: Instant,
+    /// The running search: its id and purpose.
+    search: Option<(u64, Purpose)>,
+    /// The rules ended the game at the peer's turn, which should have sent GAMEEND.
+    over_at_peer_turn: Option<Status>,
+}
+
+enum State {
+    Idle,
+    AwaitingAcc(Box<Setup>),
+    Playing(Box<Live>),
+    /// We sent GAMEEND with this result and stop code; waiting for the peer's.
+    Ending(Box<Live>, Outcome, String, bool),
+}
+
+/// One connection in one role.
+pub struct Session<'a> {
+    role: Role,
+    cfg: &'a Config,
+    engine: &'a mut Engine,
+    log: &'a Log,
+    conn: u64,
+    stream: TcpStream,
+    rx: Receiver<Input>,
+    tx: Sender<Input>,
+    reader: Option<JoinHandle<()>>,
+    state: State,
+    peer: String,
+    next_number: u32,
+    next_search: u64,
+    records: Vec<Record>,
+    on_record: &'a mut dyn FnMut(&Record),
+    /// Set when the connection must end, with the reason.
+    end: Option<String>,
+    fault: bool,
+    write_failed: Option<String>,
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+impl<'a> Session<'a> {
+    /// A session on a connected stream. `conn` numbers the connection in logs; games are
+    /// numbered from `first_game`; `on_record` is called as each game finishes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        stream: TcpStream,
+        conn: u64,
+        role: Role,
+        cfg: &'a Config,
+        engine: &'a mut Engine,
+        log: &'a Log,
+        first_game: u32,
+        on_record: &'a mut dyn FnMut(&Record),
+    ) -> std::io::Result<Session<'a>> {
+        let _ = stream.set_nodelay(true);
+        // A peer that stops reading must not block us forever.
+        let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+        let (tx, rx) = unbounded();
+        let reader = spawn_reader(stream.try_clone()?, tx.clone());
+        Ok(Session {
+            role,
+            cfg,
+            engine,
+            log,
+            conn,
+            stream,
+            rx,
+            tx,
+            reader: Some(reader),
+            state: State::Idle,
+            peer: String::from("peer"),
+            next_number: first_game,
+            next_search: 0,
+            records: Vec::new(),
+            on_record,
+            end: None,
+            fault: false,
+            write_failed: None,
+        })
+    }
+
+    /// Runs the connection to its end.
+    pub fn run(mut self) -> Summary {
+        if matches!(self.role, Role::Initiator(_)) {
+            self.request_game();
+        }
+        while self.end.is_none() {
+            let Ok(input) = self.rx.recv() else {
+                self.finish("input channel closed");
+                break;
+            };
+            match input {
+                Input::Frame { text, at } => self.on_frame(&text, at),
+                Input::Bad(FrameError::Empty) => {
+                    self.log("warning: empty message (a lone NUL) ignored")
+                }
+                Input::Bad(e) => self.fault(&format!("peer sent garbage: {e}")),
+                Input::Closed(why) => self.on_closed(&why),
+                Input::Done { id, done } => self.on_done(id, *done),
+            }
+            if let Some(e) = self.write_failed.take()
+                && self.end.is_none()
+            {
+                self.on_closed(&format!("cannot send to the peer: {e}"));
+            }
+        }
+        self.engine.stop();
+        self.engine.wait();
+        let _ = self.stream.shutdown(Shutdown::Both);
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        let end = self.end.take().unwrap_or_default();
+        self.log(&format!("connection {} closed: {end}", self.conn));
+        Summary {
+            records: std::mem::take(&mut self.records),
+            end,
+            fault: self.fault,
+            peer: self.peer.clone(),
+        }
+    }
+
+    fn log(&self, text: &str) {
+        self.log.line(text);
+    }
+
+    fn finish(&mut self, why: &str) {
+        if self.end.is_none() {
+            self.end = Some(why.to_string());
+        }
+    }
+
+    fn send(&mut self, msg: &Message) {
+        let text = msg.to_wire();
+        self.log(&format!("send {} {text:?}", msg.name()));
+        if let Err(e) = self.stream.write_all(&encode(&text)) {
+            self.write_failed.get_or_insert_with(|| e.to_string());
+        }
+    }
+
+    fn is_initiator(&self) -> bool {
+        matches!(self.role, Role::Initiator(_))
+    }
+
+    /// Whether we want no game after the one now ending.
+    fn stop_after_this_game(&self) -> bool {
+        match &self.role {
+            Role::Follower { games_left } => games_left.is_some_and(|n| n <= 1),
+            Role::Initiator(plan) => self.next_number > plan.games,
+        }
+    }
+
+    fn our_clock(&self, minutes: u16) -> Clock {
+        self.cfg
+            .clock
+            .map(Clock::new)
+            .unwrap_or_else(|| Clock::from_minutes(minutes))
+    }
+
+    fn on_frame(&mut self, text: &str, at: Instant) {
+        let msg = match Message::parse(text) {
+            Ok(m) => m,
+            Err(e) => {
+                self.log(&format!("recv unreadable {text:?}"));
+                self.fault(&format!("peer sent a bad message: {e}"));
+                return;
+            }
+        };
+        self.log(&format!("recv {} {text:?}", msg.name()));
+        match msg {
+            Message::GameReq(r) => self.on_gamereq(r, at),
+            Message::GameAcc(a) => self.on_gameacc(a, at),
+            Message::Move(m) => self.on_move(m, at),
+            Message::GameEnd(e) => self.on_gameend(e, at),
+            Message::Chat(t) => self.log(&format!("chat from {}: {t}", self.peer)),
+            Message::BackReq(b) => self.on_backreq(b, at),
+            Message::BackAcc(_) => {
+                self.log("warning: BACKACC ignored (tiao never sends BACKREQ)");
+            }
+        }
+    }
+
+    /// The peer broke the protocol: the game in progress is lost by the peer; the connection
+    /// ends.
+    fn fault(&mut self, why: &str) {
+        self.log(&format!("error: {why}"));
+        self.fault = true;
+        let chat = format!("tiao: protocol error, closing: {why}");
+        self.send(&Message::Chat(chat.chars().take(MAX_CHAT).collect()));
+        self.write_failed = None;
+        self.abort_game(&format!("protocol error: {why}"));
+        self.finish(&format!("protocol error: {why}"));
+    }
+
+    /// The connection is gone.
+    fn on_closed(&mut self, why: &str) {
+        if matches!(self.state, State::Playing(_)) {
+            self.log(&format!("error: {why} in the middle of a game"));
+            self.fault = true;
+        } else if matches!(self.state, State::Ending(..)) {
+            self.log(&format!(
+                "warning: {why} before confirming the end of the game"
+            ));
+        } else {
+            self.log(why);
+        }
+        self.abort_game(why);
+        self.finish(why);
+    }
+
+    /// Ends the game in progress, if any, because of the peer: lost by the peer when it was
+    /// being played, the announced result when we had already ended it.
+    fn abort_game(&mut self, why: &str) {
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Playing(mut live) => {
+                self.halt(&mut live);
+                let ours = live.game.setup().ours;
+                let text = format!("lost by {} ({why})", self.peer);
+                self.finish_game(&live, Outcome::Win(ours), &text);
+            }
+            State::Ending(live, outcome, text, _) => {
+                let text = format!("{text}; the peer did not confirm the end ({why})");
+                self.finish_game(&live, outcome, &text);
+            }
+            State::AwaitingAcc(_) | State::Idle => {}
+        }
+    }
+
+    /// Stops our search, charging its time to our clock.
+    fn halt(&mut self, live: &mut Live) {
+        if live.search.take().is_some() {
+            self.engine.stop();
+            self.engine.wait();
+            live.clock.used += live.turn_started.elapsed();
+        }
+    }
+
+    fn finish_game(&mut self, live: &Live, outcome: Outcome, termination: &str) {
+        let r = live.game.record(outcome, termination);
+        self.log(&format!(
+            "game {} over: {} ({}), {} (white) - {} (black): {termination}; tiao used {:.3} s of {:.3} s{}",
+            r.number,
+            outcome.pdn(),
+            match r.our_points() {
+                Some(2) => "tiao won",
+                Some(1) => "draw",
+                Some(_) => "tiao lost",
+                None => "result unknown",
+            },
+            r.white,
+            r.black,
+            secs(live.clock.used),
+            secs(live.clock.total),
+            if live.clock.overrun() {
+                " (CLOCK OVERRUN)"
+            } else {
+                ""
+            }
+        ));
+        if let Some(path) = &self.cfg.pdn
+            && let Err(e) = pdn::append(path, &r, "tiao DXP")
+        {
+            self.log(&format!(
+                "error: cannot write the PDN file {}: {e}",
+                path.display()
+            ));
+        }
+        if let Role::Follower {
+            games_left: Some(n),
+        } = &mut self.role
+        {
+            *n = n.saturating_sub(1);
+        }
+        (self.on_record)(&r);
+        self.records.push(r);
+    }
+
+    // ---- Starting games ----
+
+    /// Initiator: asks for the next game, or ends the connection when all are played.
+    fn request_game(&mut self) {
+        let Role::Initiator(plan) = &self.role else {
+            return;
+        };
+        let number = self.next_number;
+        if number > plan.games {
+            self.finish("all games played");
+            return;
+        }
+        let ours = plan.color.ours(number);
+        let start = plan.start.unwrap_or_else(Board::start);
+        let req = GameReq {
+            version: VERSION,
+            initiator: self.cfg.name.clone(),
+            follower_color: !ours,
+            minutes: plan.minutes,
+            moves: plan.moves,
+            start: match plan.start {
+                Some(b) => StartPosition::Setup(DxpPosition::from_board(&b)),
+                None => StartPosition::Initial,
+            },
+        };
+        let setup = Setup {
+            number,
+            start,
+            from_position: plan.start.is_some(),
+            ours,
+            white: String::new(),
+            black: String::new(),
+            minutes: plan.minutes,
+            move_limit: plan.moves,
+        };
+        self.send(&Message::GameReq(req));
+        self.state = State::AwaitingAcc(Box::new(setup));
+    }
+
+    /// Follower: whether to accept a GAMEREQ, and the start position.
+    fn acceptance(&self, req: &GameReq) -> Result<Board, (AcceptCode, String)> {
+        if req.version != VERSION {
+            return Err((
+                AcceptCode::WrongVersion,
+                format!("protocol version {:02}, not 01", req.version),
+            ));
+        }
+        if let Role::Follower {
+            games_left: Some(0),
+        } = self.role
+        {
+            return Err((AcceptCode::NoGames, "all games played".into()));
+        }
+        let board = match &req.start {
+            StartPosition::Initial => Board::start(),
+            StartPosition::Setup(p) => p.to_board().map_err(|e| {
+                (
+                    AcceptCode::NotThisGame,
+                    format!("not a valid start position: {e}"),
+                )
+            })?,
+        };
+        let game = Game::new(Setup {
+            number: 0,
+            start: board,
+            from_position: true,
+            ours: Color::White,
+            white: String::new(),
+            black: String::new(),
+            minutes: 0,
+            move_limit: 0,
+        });
+        if let Status::NoMove(c) = game.status() {
+            return Err((
+                AcceptCode::NotThisGame,
+                format!("{c} is to move and has no legal move in the start position"),
+            ));
+        }
+        Ok(board)
+    }
+
+    fn on_gamereq(&mut self, req: GameReq, at: Instant) {
+        if self.is_initiator() {
+            self.fault("GAMEREQ from the follower (only the initiator sends GAMEREQ)");
+            return;
+        }
+        if matches!(self.state, State::Playing(_) | State::Ending(..)) {
+            self.log("warning: a new GAMEREQ in the middle of a game: the game is abandoned");
+            if let State::Playing(mut live) | State::Ending(mut live, ..) =
+                std::mem::replace(&mut self.state, State::Idle)
+            {
+                self.halt(&mut live);
+                self.finish_game(&live, Outcome::Unknown, "abandoned: a new GAMEREQ arrived");
+            }
+        }
+        self.peer = if req.initiator.is_empty() {
+            "peer".into()
+        } else {
+            req.initiator.clone()
+        };
+        let board = match self.acceptance(&req) {
+            Ok(b) => b,
+            Err((code, why)) => {
+                self.log(&format!("game refused ({}): {why}", code.meaning()));
+                self.send(&Message::GameAcc(GameAcc {
+                    follower: self.cfg.name.clone(),
+                    code,
+                }));
+                return;
+            }
+        };
+        self.send(&Message::GameAcc(GameAcc {
+            follower: self.cfg.name.clone(),
+            code: AcceptCode::Accepted,
+        }));
+        let setup = Setup {
+            number: self.next_number,
+            start: board,
+            from_position: matches!(req.start, StartPosition::Setup(_)),
+            ours: req.follower_color,
+            white: String::new(),
+            black: String::new(),
+            minutes: req.minutes,
+            move_limit: req.moves,
+        };
+        self.start_game(setup, at);
+    }
+
+    fn on_gameacc(&mut self, acc: GameAcc, at: Instant) {
+        if !self.is_initiator() {
+            self.fault("GAMEACC from the initiator (only the follower sends GAMEACC)");
+            return;
+        }
+        let State::AwaitingAcc(setup) = std::mem::replace(&mut self.state, State::Idle) else {
+            self.fault("GAMEACC without a pending GAMEREQ");
+            return;
+        };
+        if !acc.follower.is_empty() {
+            self.peer = acc.follower.clone();
+        }
+        if acc.code != AcceptCode::Accepted {
+            self.log(&format!(
+                "game {} {} by {}",
+                setup.number,
+                acc.code.meaning(),
+                self.peer
+            ));
+            self.finish(&format!("the peer {}", acc.code.meaning()));
+            return;
+        }
+        self.start_game(*setup, at);
+    }
+
+    fn start_game(&mut self, mut setup: Setup, at: Instant) {
+        let (me, peer) = (self.cfg.name.clone(), self.peer.clone());
+        (setup.white, setup.black) = if setup.ours == Color::White {
+            (me, peer)
+        } else {
+            (peer, me)
+        };
+        self.next_number = setup.number + 1;
+        self.engine.new_game();
+        let clock = self.our_clock(setup.minutes);
+        self.log(&format!(
+            "game {} start: {} (white) - {} (black), {} min each{}, {} moves, start {}{}; tiao plays {}, clock {:.3} s",
+            setup.number,
+            setup.white,
+            setup.black,
+            setup.minutes,
+            if setup.minutes == 0 { " (read as 30 s)" } else { "" },
+            if setup.move_limit == 0 {
+                "no limit on the number of".to_string()
+            } else {
+                setup.move_limit.to_string()
+            },
+            if setup.from_position { "position " } else { "" },
+            crate::game::Game::fen(&setup.start),
+            setup.ours,
+            secs(clock.total),
+        ));
+        let live = Live {
+            game: Game::new(setup),
+            clock,
+            peer_used: Duration::ZERO,
+            turn_started: at,
+            search: None,
+            over_at_peer_turn: None,
+        };
+        self.state = State::Playing(Box::new(live));
+        self.next_turn();
+    }
+
+    // ---- Playing ----
+
+    /// After a move or at the start: our turn begins, or we wait for the peer's move.
+    fn next_turn(&mut self) {
+        let State::Playing(live) = &mut self.state else {
+            return;
+        };
+        let status = live.game.status();
+        let number = live.game.setup().number;
+        if !live.game.our_turn() {
+            if status != Status::Ongoing {
+                let line = format!(
+                    "game {number}: the game is over at the peer's turn ({}); waiting for its GAMEEND",
+                    describe(&status)
+                );
+                live.over_at_peer_turn = Some(status);
+                self.log(&line);
+            }
+            return;
+        }
+        let ours = live.game.setup().ours;
+        match status {
+            Status::Ongoing => self.think(Purpose::Move),
+            Status::MoveLimit => self.think(Purpose::Adjudicate),
+            Status::NoMove(_) => {
+                self.end_game(
+                    EndReason::GiveUp,
+                    Outcome::Win(!ours),
+                    &format!("{ours} has no legal move"),
+                );
+            }
+            Status::Draw(why) => self.end_game(EndReason::Draw, Outcome::Draw, &why),
+        }
+    }
+
+    fn think(&mut self, purpose: Purpose) {
+        let State::Playing(live) = &mut self.state else {
+            return;
+        };
+        let fen = live.game.start_fen();
+        let moves = live.game.hub_moves();
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        if let Err(e) = self.engine.set_position(Some(&fen), &refs) {
+            let why = format!("internal error: the engine refused the game's position: {e}");
+            self.log(&format!("error: {why}"));
+            self.abort_unknown(&why);
+            return;
+        }
+        let setup = live.game.setup();
+        let played = live.game.moves_by(setup.ours);
+        let mut limits = live.clock.limits(setup.move_limit, played, &self.cfg.caps);
+        if purpose == Purpose::Adjudicate {
+            limits.move_time = Some(
+                limits
+                    .move_time
+                    .map_or(ADJUDICATION_TIME, |t| t.min(ADJUDICATION_TIME)),
+            );
+        }
+        self.next_search += 1;
+        let id = self.next_search;
+        let tx = self.tx.clone();
+        let sink: EventSink = Arc::new(move |e: Event| {
+            if let Event::Done(done) = e {
+                let _ = tx.send(Input::Done {
+                    id,
+                    done: Box::new(done),
+                });
+            }
+        });
+        match self.engine.go(limits, sink) {
+            Ok(()) => live.search = Some((id, purpose)),
+            Err(e) => {
+                let why = format!("internal error: the engine cannot search: {e}");
+                self.log(&format!("error: {why}"));
+                self.abort_unknown(&why);
+            }
+        }
+    }
+
+    /// Ends the game with an unknown result and the connection, for a failure on our side.
+    fn abort_unknown(&mut self, why: &str) {
+        if let State::Playing(live) | State::Ending(live, ..) =
+            std::mem::replace(&mut self.state, State::Idle)
+        {
+            self.finish_game(&live, Outcome::Unknown, why);
+        }
+        self.finish(why);
+    }
+
+    fn on_done(&mut self, id: u64, done: Done) {
+        let State::Playing(live) = &mut self.state else {
+            return;
+        };
+        let Some((sid, purpose)) = live.search else {
+            return;
+        };
+        if sid != id {
+            return;
+        }
+        live.search = None;
+        let ours = live.game.setup().ours;
+        let number = live.game.setup().number;
+        if purpose == Purpose::Adjudicate {
+            live.clock.used += live.turn_started.elapsed();
+            let (reason, outcome, verdict) = if done.score.0 >= ADJUDICATION_MARGIN {
+                (EndReason::Win, Outcome::Win(ours), "tiao wins")
+            } else if done.score.0 <= -ADJUDICATION_MARGIN {
+                (EndReason::GiveUp, Outcome::Win(!ours), "tiao loses")
+            } else {
+                (EndReason::Draw, Outcome::Draw, "a draw")
+            };
+            let text = format!(
+                "the move limit of {} moves is reached; adjudicated {verdict} on tiao's score {}",
+                live.game.setup().move_limit,
+                done.score
+            );
+            self.end_game(reason, outcome, &text);
+            return;
+        }
+        let Some(m) = done.best.as_ref().and_then(|b| live.game.parse_hub(&b.hub)) else {
+            // The rules were checked before the search: this is a position without moves.
+            self.end_game(
+                EndReason::GiveUp,
+                Outcome::Win(!ours),
+                &format!("{ours} has no legal move"),
+            );
+            return;
+        };
+        let now = Instant::now();
+        let used = now.saturating_duration_since(live.turn_started);
+        live.clock.used += used;
+        let dxp = Game::to_dxp(&m, used.as_secs_f64().round() as u16);
+        let pdn = crate::game::Game::move_to_pdn(live.game.position(), &m);
+        live.game.play(m);
+        live.turn_started = now;
+        let line = format!(
+            "game {number}: tiao plays {pdn} in {:.3} s (depth {}, score {}, {} nodes); clock {:.3} s left",
+            secs(used),
+            done.depth,
+            done.score,
+            done.nodes,
+            secs(live.clock.left()),
+        );
+        self.send(&Message::Move(dxp));
+        self.log(&line);
+        self.next_turn();
+    }
+
+    /// We end the game at our turn: GAMEEND, then wait for the peer's.
+    fn end_game(&mut self, reason: EndReason, outcome: Outcome, termination: &str) {
+        let State::Playing(live) = std::mem::replace(&mut self.state, State::Idle) else {
+            return;
+        };
+        self.log(&format!(
+            "game {}: tiao ends the game: {} ({termination})",
+            live.game.setup().number,
+            reason.meaning()
+        ));
+        let stop = self.stop_after_this_game();
+        self.send(&Message::GameEnd(GameEnd { reason, stop }));
+        self.state = State::Ending(live, outcome, termination.to_string(), stop);
+    }
+
+    fn on_move(&mut self, m: DxpMove, at: Instant) {
+        let State::Playing(live) = &mut self.state else {
+            let why = match self.state {
+                State::Ending(..) => "a MOVE after our GAMEEND (expected the peer's GAMEEND)",
+                _ => "a MOVE outside a game",
+            };
+            self.fault(why);
+            return;
+        };
+        if live.game.our_turn() {
+            self.fault(&format!(
+                "MOVE {} out of turn (tiao is to move)",
+                m.describe()
+            ));
+            return;
+        }
+        let number = live.game.setup().number;
+        let mv = match live.game.match_move(&m) {
+            Ok(mv) => mv,
+            Err(e) => {
+                self.fault(&format!("peer sent an {e}"));
+                return;
+            }
+        };
+        let took = at.saturating_duration_since(live.turn_started);
+        live.peer_used += took;
+        let pdn = crate::game::Game::move_to_pdn(live.game.position(), &mv);
+        live.game.play(mv);
+        live.turn_started = at;
+        let over = live.over_at_peer_turn.take();
+        let line = format!(
+            "game {number}: {} plays {pdn} (it says {} s; {:.3} s by our watch, {:.3} s in all)",
+            self.peer,
+            m.seconds,
+            secs(took),
+            secs(live.peer_used)
+        );
+        self.log(&line);
+        match over {
+            Some(Status::Draw(why)) => {
+                self.log("warning: the peer moved after the game was drawn");
+                self.end_game(EndReason::Draw, Outcome::Draw, &why);
+            }
+            _ => self.next_turn(),
+        }
+    }
+
+    fn on_gameend(&mut self, e: GameEnd, _at: Instant) {
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Playing(mut live) => {
+                self.halt(&mut live);
+                let ours = live.game.setup().ours;
+                let (outcome, how) = match live.game.status() {
+                    Status::NoMove(c) => (Outcome::Win(!c), format!("{c} has no legal move")),
+                    Status::Draw(why) => (Outcome::Draw, why),
+                    _ => (
+                        match e.reason {
+                            EndReason::GiveUp => Outcome::Win(ours),
+                            EndReason::Win => Outcome::Win(!ours),
+                            EndReason::Draw => Outcome::Draw,
+                            EndReason::Unspecified => Outcome::Unknown,
+                        },
+                        format!("{} ended the game: {}", self.peer, e.reason.meaning()),
+                    ),
+                };
+                let reply = match outcome {
+                    Outcome::Win(c) if c == ours => EndReason::Win,
+                    Outcome::Win(_) => EndReason::GiveUp,
+                    Outcome::Draw => EndReason::Draw,
+                    Outcome::Unknown => EndReason::Unspecified,
+                };
+                let stop = self.stop_after_this_game();
+                self.send(&Message::GameEnd(GameEnd {
+                    reason: reply,
+                    stop,
+                }));
+                self.finish_game(&live, outcome, &how);
+                self.after_game(e.stop || stop);
+            }
+            State::Ending(live, outcome, text, our_stop) => {
+                self.finish_game(&live, outcome, &text);
+                self.after_game(e.stop || our_stop);
+            }
+            other => {
+                self.state = other;
+                self.log("warning: GAMEEND outside a game ignored");
+            }
+        }
+    }
+
+    /// Between games: the next GAMEREQ, or the end of the connection.
+    fn after_game(&mut self, stop: bool) {
+        self.state = State::Idle;
+        if stop {
+            self.finish("no more games (stop code 1)");
+        } else if self.is_initiator() {
+            self.request_game();
+        }
+    }
+
+    fn on_backreq(&mut self, req: BackReq, at: Instant) {
+        let State::Playing(live) = &mut self.state else {
+            self.log("BACKREQ while no game is being played: answered 2 (continue)");
+            self.send(&Message::BackAcc(BackCode::Continue));
+            return;
+        };
+        let number = live.game.setup().number;
+        if live.game.ply_of(&req).is_none() {
+            let line = format!(
+                "game {number}: BACKREQ to move {} {} is not a position of this game: answered 2 (continue)",
+                req.move_number, req.color
+            );
+            self.log(&line);
+            self.send(&Message::BackAcc(BackCode::Continue));
+            return;
+        }
+        let mut live = match std::mem::replace(&mut self.state, State::Idle) {
+            State::Playing(l) => l,
+            _ => unreachable!("checked above"),
+        };
+        self.halt(&mut live);
+        let taken = live.game.back_to(&req).unwrap_or(0);
+        live.over_at_peer_turn = None;
+        live.turn_started = at;
+        self.log(&format!(
+            "game {number}: took back {taken} plies to move {} with {} to move, as the peer asked",
+            req.move_number, req.color
+        ));
+        self.state = State::Playing(live);
+        self.send(&Message::BackAcc(BackCode::Accepted));
+        self.next_turn();
+    }
+}
+
+/// A game status in words.
+fn describe(s: &Status) -> String {
+    match s {
+        Status::Ongoing => "ongoing".into(),
+        Status::NoMove(c) => format!("{c} has no legal move"),
+        Status::Draw(why) => format!("draw: {why}"),
+        Status::MoveLimit => "the move limit is reached".into(),
+    }
+}
+
+/// The reader thread: frames in, stamped with their arrival.
+fn spawn_reader(stream: TcpStream, tx: Sender<Input>) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut reader = FrameReader::new(stream);
+        loop {
+            let input = match reader.next_frame() {
+                Incoming::Frame(text) => Input::Frame {
+                    text,
+                    at: Instant::now(),
+                },
+                Incoming::Bad(e) => Input::Bad(e),
+                Incoming::Closed { pending } => {
+                    let why = if pending > 0 {
+                        format!(
+                            "the peer closed the connection in the middle of a message ({pending} bytes without a NUL)"
+                        )
+                    } else {
+                        "the peer closed the connection".to_string()
+                    };
+                    let _ = tx.send(Input::Closed(why));
+                    return;
+                }
+                Incoming::Failed(e) => {
+                    let _ = tx.send(Input::Closed(format!("connection error: {e}")));
+                    return;
+                }
+            };
+            if tx.send(input).is_err() {
+                return;
+            }
+        }
+    })
+}

@@ -1,0 +1,387 @@
+//! The follower (`tiao dxp --listen`) driven by a scripted initiator on a raw socket: every
+//! message, every kind of misbehaviour, and the follower going back to waiting afterwards.
+
+mod dxp_support;
+
+use dxp_support::{Board10, Peer, Tiao, gamereq};
+use std::time::Duration;
+use tiao::color::Color;
+use tiao::protocol::dxp::game::Status;
+use tiao::protocol::dxp::message::{Board, DxpPosition, GameReq, Message, StartPosition};
+
+/// A follower playing quickly (depth 2).
+fn follower() -> (Tiao, u16) {
+    Tiao::follower(&["--depth", "2", "--hash", "4"])
+}
+
+/// After a fault, the follower accepts a new connection and plays: a GAMEREQ is accepted and,
+/// tiao being White, answered with a legal first move.
+fn still_serves(port: u16) {
+    let mut p = Peer::connect(port);
+    p.send(&gamereq(Color::White, 1, 0));
+    p.expect("A");
+    let mv = p.expect("M");
+    Board10::new(Board::start(), Color::Black).apply(&mv);
+}
+
+/// Starts a game with tiao as Black; returns the peer and its board.
+fn game_as_peer_white(port: u16) -> (Peer, Board10) {
+    let mut p = Peer::connect(port);
+    p.send(&gamereq(Color::Black, 1, 0));
+    let acc = p.expect("A");
+    assert!(acc.ends_with('0'), "{acc}");
+    (p, Board10::new(Board::start(), Color::White))
+}
+
+/// The messages tiao sends before closing must include a CHAT naming the error.
+fn closed_with_chat(p: &mut Peer, words: &str) {
+    let rest = p.until_closed();
+    assert!(
+        rest.iter().any(|m| m.starts_with("C") && m.contains(words)),
+        "{rest:?}"
+    );
+}
+
+/// In a game where tiao plays Black, the peer (White) sends `text`: tiao closes the connection
+/// after a CHAT with `chat` and logs `log`.
+fn breaks_the_game(t: &Tiao, port: u16, text: &str, chat: &str, log: &str) {
+    let (mut p, _) = game_as_peer_white(port);
+    p.send(text);
+    closed_with_chat(&mut p, chat);
+    t.wait_log(log);
+}
+
+#[test]
+fn a_complete_game_against_a_scripted_peer() {
+    let (t, port) = follower();
+    let (mut p, mut b) = game_as_peer_white(port);
+    // Chat before the first move: logged, nothing else changes.
+    p.send("CHello from the test");
+    let mut tiao_ended = false;
+    for _ in 0..400 {
+        match b.game.status() {
+            Status::Ongoing => {}
+            // The peer is to move and has lost: it gives up, and tiao confirms its win.
+            Status::NoMove(_) => {
+                p.send("E10");
+                assert_eq!(p.expect("E"), "E30");
+                break;
+            }
+            _ => {
+                p.send("E20");
+                p.expect("E");
+                break;
+            }
+        }
+        let mv = b.reply();
+        p.send(&mv);
+        let text = p.next().expect("tiao answers");
+        if text.starts_with('E') {
+            tiao_ended = true;
+            p.send("E00");
+            break;
+        }
+        b.apply(&text);
+    }
+    t.wait_log("chat from test peer: Hello from the test");
+    let line = t.wait_out("game 1: test peer (white) - tiao");
+    if !tiao_ended {
+        assert!(line.contains("0-2 [tiao won"), "{line}");
+    }
+    assert!(!t.log_text().contains("error:"));
+}
+
+#[test]
+fn garbage_closes_the_connection_and_the_follower_waits_again() {
+    let (t, port) = follower();
+    for (bytes, log) in [
+        (&b"hello world\0"[..], "unknown message type 'h'"),
+        (&b"M00\xff\xfe\0"[..], "is not ASCII"),
+        (&[b'C'; 200][..], "more than 127 bytes without a NUL"),
+    ] {
+        let mut p = Peer::connect(port);
+        p.send_raw(bytes);
+        closed_with_chat(&mut p, "protocol error");
+        t.wait_log(log);
+    }
+    still_serves(port);
+}
+
+#[test]
+fn an_illegal_move_loses_the_game_for_the_peer() {
+    let (t, port) = follower();
+    // 31-28 does not exist.
+    let illegal = "illegal move 31-28";
+    breaks_the_game(&t, port, "M0001312800", illegal, illegal);
+    let line = t.wait_out("game 1:");
+    assert!(line.contains("0-2 [tiao won"), "{line}");
+    assert!(line.contains("lost by test peer"), "{line}");
+    // A capture is compulsory: a quiet move when a capture is on is illegal too.
+    let mut p = Peer::connect(port);
+    let (req, _) = gamereq_b(Color::Black, 0, "W:W28,45:B23,5");
+    p.send(&req);
+    p.expect("A");
+    p.send("M0001454000");
+    closed_with_chat(&mut p, "illegal move 45-40");
+    t.wait_log("legal: 28x19x23");
+    still_serves(port);
+}
+
+#[test]
+fn a_wrong_field_width_is_named() {
+    let (t, port) = follower();
+    // The MOVE lacks a digit of its "number captured" field.
+    let log = "MOVE: 10 characters, expected at least 11 (a field has the wrong width)";
+    breaks_the_game(&t, port, "M000132280", "MOVE: 10 characters", log);
+    // Two captured squares announced, one given.
+    let log = "expected 11 + 2 x 2 captured = 15";
+    breaks_the_game(&t, port, "M00013228021", "protocol error", log);
+    // A GAMEREQ whose name field is one character short.
+    let mut p = Peer::connect(port);
+    p.send(&format!("R01{:<31}Z001000A", "short"));
+    closed_with_chat(&mut p, "GAMEREQ: 42 characters");
+    // A bad colour letter.
+    let mut p = Peer::connect(port);
+    p.send(&format!("R01{:<32}B001000A", "x"));
+    closed_with_chat(&mut p, "follower colour");
+    still_serves(port);
+}
+
+#[test]
+fn a_disconnection_mid_game_and_the_next_connection() {
+    let (t, port) = follower();
+    let (mut p, mut b) = game_as_peer_white(port);
+    let mv = b.reply();
+    p.send(&mv);
+    let reply = p.expect("M");
+    b.apply(&reply);
+    drop(p);
+    t.wait_log("error: the peer closed the connection in the middle of a game");
+    let line = t.wait_out("game 1:");
+    assert!(line.contains("lost by test peer"), "{line}");
+    // Half a message then a close is a disconnection too.
+    let (mut p, _) = game_as_peer_white(port);
+    p.send_raw(b"M00013");
+    drop(p);
+    t.wait_log("in the middle of a message (6 bytes without a NUL)");
+    t.wait_out("game 2:");
+    still_serves(port);
+}
+
+#[test]
+fn split_and_joined_messages() {
+    let (t, port) = follower();
+    let mut p = Peer::connect(port);
+    let req = gamereq(Color::Black, 1, 0);
+    let bytes = format!("{req}\0");
+    for chunk in bytes.as_bytes().chunks(10) {
+        p.send_raw(chunk);
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    p.expect("A");
+    // A MOVE and a CHAT in one write: both are read.
+    p.send_raw(b"M0001322800\0Cjoined\0");
+    p.expect("M");
+    t.wait_log("chat from test peer: joined");
+}
+
+#[test]
+fn the_gameend_handshake_and_games_following_one_another() {
+    let (t, port) = follower();
+    let mut p = Peer::connect(port);
+    // Game 1: the peer ends it at once without a reason: tiao confirms, result unknown.
+    p.send(&gamereq(Color::Black, 1, 0));
+    p.expect("A");
+    p.send("E00");
+    assert_eq!(p.expect("E"), "E00");
+    let line = t.wait_out("game 1:");
+    assert!(line.contains(" * [result unknown"), "{line}");
+    // Game 2 on the same connection: the peer gives up; tiao confirms it won.
+    p.send(&gamereq(Color::Black, 1, 0));
+    p.expect("A");
+    p.send("E10");
+    assert_eq!(p.expect("E"), "E30");
+    let line = t.wait_out("game 2:");
+    assert!(line.contains("0-2 [tiao won"), "{line}");
+    // Game 3: tiao White moves first; the peer claims a win (stop code 1): tiao confirms and
+    // closes the connection.
+    p.send(&gamereq(Color::White, 1, 0));
+    p.expect("A");
+    p.expect("M");
+    p.send("E31");
+    assert_eq!(p.expect("E"), "E10");
+    assert!(p.until_closed().is_empty());
+    let line = t.wait_out("game 3:");
+    assert!(line.contains("0-2 [tiao lost"), "{line}");
+    // A GAMEEND between games is ignored.
+    let mut p = Peer::connect(port);
+    p.send("E00");
+    p.send(&gamereq(Color::Black, 1, 0));
+    p.expect("A");
+    t.wait_log("GAMEEND outside a game ignored");
+}
+
+/// A GAMEREQ with position B from a FEN; `follower` is tiao's colour.
+fn gamereq_b(follower: Color, moves: u16, fen: &str) -> (String, Board) {
+    let b = <Board as tiao::game::Game>::from_fen(fen).unwrap();
+    let req = Message::GameReq(GameReq {
+        version: 1,
+        initiator: "test peer".into(),
+        follower_color: follower,
+        minutes: 1,
+        moves,
+        start: StartPosition::Setup(DxpPosition::from_board(&b)),
+    });
+    (req.to_wire(), b)
+}
+
+#[test]
+fn the_follower_ends_games_itself() {
+    let (t, port) = follower();
+    let mut p = Peer::connect(port);
+    // White (tiao) to move has no legal move in the start position: refused with code 2.
+    let (req, _) = gamereq_b(Color::White, 0, "W:W46:B41,37");
+    p.send(&req);
+    assert!(p.expect("A").ends_with('2'));
+    t.wait_log("white is to move and has no legal move in the start position");
+    // The peer (White) captures tiao's last piece: tiao, to move without a move, gives up.
+    let (req, start) = gamereq_b(Color::Black, 0, "W:W28:B23");
+    p.send(&req);
+    p.expect("A");
+    let mut b = Board10::new(start, Color::White);
+    let mv = b.reply();
+    p.send(&mv);
+    assert_eq!(p.expect("E"), "E10");
+    p.send("E00");
+    // (The refused request was no game: this is game 1.)
+    let line = t.wait_out("game 1:");
+    assert!(line.contains("2-0 [tiao lost"), "{line}");
+    // One move each, then tiao (White) is to move at the limit: it adjudicates a draw.
+    p.send(&gamereq(Color::White, 1, 1));
+    p.expect("A");
+    let mut b = Board10::new(Board::start(), Color::Black);
+    let first = p.expect("M");
+    b.apply(&first);
+    let reply = b.reply();
+    p.send(&reply);
+    assert_eq!(p.expect("E"), "E20");
+    p.send("E00");
+    t.wait_log("the move limit of 1 moves is reached; adjudicated a draw");
+    let line = t.wait_out("game 2:");
+    assert!(line.contains("1-1 [draw"), "{line}");
+}
+
+#[test]
+fn take_backs_are_accepted_within_the_game_and_refused_outside_it() {
+    let (t, port) = follower();
+    let mut p = Peer::connect(port);
+    // Outside a game: continue.
+    p.send("B001W");
+    assert_eq!(p.expect("K"), "K2");
+    p.send(&gamereq(Color::White, 1, 0));
+    p.expect("A");
+    let mut b = Board10::new(Board::start(), Color::Black);
+    let first = p.expect("M");
+    b.apply(&first);
+    let reply = b.reply();
+    p.send(&reply);
+    let second = p.expect("M");
+    b.apply(&second);
+    // A position that is not in the game: continue.
+    p.send("B050Z");
+    assert_eq!(p.expect("K"), "K2");
+    // Back to the start with White (tiao) to move: accepted, and tiao moves again.
+    p.send("B001W");
+    assert_eq!(p.expect("K"), "K0");
+    let again = p.expect("M");
+    let mut b = Board10::new(Board::start(), Color::Black);
+    b.apply(&again);
+    t.wait_log("took back 3 plies to move 1 with white to move");
+    // Back to move 1 with Black (the peer) to move: accepted, tiao waits for the peer.
+    let reply = b.reply();
+    p.send(&reply);
+    let m = p.expect("M");
+    b.apply(&m);
+    p.send("B001Z");
+    assert_eq!(p.expect("K"), "K0");
+    t.wait_log("took back 2 plies to move 1 with black to move");
+    // The game goes on from there.
+    let mut b2 = Board10::new(Board::start(), Color::Black);
+    b2.apply(&again);
+    let reply = b2.reply();
+    p.send(&reply);
+    let m = p.expect("M");
+    b2.apply(&m);
+}
+
+#[test]
+fn game_requests_that_are_refused() {
+    let (t, port) = follower();
+    let mut p = Peer::connect(port);
+    // Protocol version 02: code 1.
+    p.send(&format!("R02{:<32}W001000A", "x"));
+    assert!(p.expect("A").ends_with('1'));
+    // A white man on square 3 (its promotion row): code 2.
+    let mut s = ['e'; 50];
+    s[2] = 'w';
+    s[30] = 'z';
+    let sq: String = s.iter().collect();
+    p.send(&format!("R01{:<32}W001000BW{sq}", "x"));
+    assert!(p.expect("A").ends_with('2'));
+    t.wait_log("not a valid start position: white man on square 3");
+    // The connection is still usable.
+    p.send(&gamereq(Color::Black, 1, 0));
+    assert!(p.expect("A").ends_with('0'));
+}
+
+#[test]
+fn messages_out_of_turn_or_out_of_place() {
+    let (t, port) = follower();
+    // tiao (White) is to move: a MOVE from the peer is out of turn. (Sent in the same write as
+    // the GAMEREQ, so that it arrives before tiao's first move.)
+    let mut p = Peer::connect(port);
+    p.send_raw(format!("{}\0M0001192300\0", gamereq(Color::White, 1, 0)).as_bytes());
+    p.expect("A");
+    closed_with_chat(&mut p, "out of turn");
+    t.wait_log("error: MOVE 19-23 out of turn");
+    // A GAMEACC sent to the follower.
+    let mut p = Peer::connect(port);
+    p.send(&format!("A{:<32}0", "x"));
+    closed_with_chat(&mut p, "GAMEACC from the initiator");
+    // A MOVE outside a game.
+    let mut p = Peer::connect(port);
+    p.send("M0001322800");
+    closed_with_chat(&mut p, "a MOVE outside a game");
+    // A stray BACKACC is ignored.
+    let mut p = Peer::connect(port);
+    p.send("K0");
+    p.send(&gamereq(Color::Black, 1, 0));
+    p.expect("A");
+    t.wait_log("BACKACC ignored");
+}
+
+#[test]
+fn the_follower_stops_after_its_games() {
+    let (mut t, port) = Tiao::follower(&["--depth", "2", "--games", "1"]);
+    let mut p = Peer::connect(port);
+    p.send(&gamereq(Color::Black, 1, 0));
+    p.expect("A");
+    p.send("E10");
+    // Its last game: tiao confirms with stop code 1 and exits.
+    assert_eq!(p.expect("E"), "E31");
+    assert!(t.wait_exit().success());
+    assert!(
+        t.out_text()
+            .contains("score: tiao +1 =0 -0 in 1 game (2 points of 2)")
+    );
+}
+
+#[test]
+fn other_variants_are_refused() {
+    let mut t = Tiao::start(&["--variant", "russian", "--listen", "127.0.0.1:0"]);
+    assert!(!t.wait_exit().success());
+    assert!(
+        t.log_text()
+            .contains("DXP is defined for international draughts")
+    );
+}
