@@ -159,6 +159,9 @@ pub const MAX_THREADS: usize = 256;
 /// Largest table accepted, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 16;
 
+/// The largest `move-overhead` accepted, in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: usize = 10_000;
+
 /// A game's position and history, behind a type-erased interface (one implementation per
 /// position type: [`GameSession`]).
 pub trait Session: Send {
@@ -441,7 +444,8 @@ impl Engine {
     }
 
     /// Sets an option by name, as the Hub `set-param` gives it: `variant`, `draw-rules`,
-    /// `threads`, `hash` (MiB, also `tt-size-mib`), or any search parameter of
+    /// `threads`, `hash` (MiB, also `tt-size-mib`), `move-overhead` (milliseconds kept back from
+    /// every time budget for the client's lag), or any search parameter of
     /// [`Params::NAMES`].
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let bad = |reason: String| EngineError::BadOption {
@@ -463,6 +467,18 @@ impl Engine {
                     .parse()
                     .map_err(|_| bad(format!("bad number '{value}'")))?,
             ),
+            "move-overhead" | "move_overhead" => {
+                let ms: usize = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(format!("bad number '{value}'")))?;
+                if ms > MAX_MOVE_OVERHEAD_MS {
+                    return Err(bad(format!("{ms} is not in 0..={MAX_MOVE_OVERHEAD_MS}")));
+                }
+                self.halt();
+                self.options.time.move_overhead = Duration::from_millis(ms as u64);
+                Ok(())
+            }
             _ => {
                 let mut params = self.options.params.clone();
                 params.set(name, value).map_err(|e| bad(e.to_string()))?;

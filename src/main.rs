@@ -37,7 +37,27 @@ enum Command {
     Perft(cli::perft::PerftArgs),
 }
 
+/// A reader that closes our stdout early (`tiao perft --divide ... | head`) ends the program
+/// quietly with the status a shell gives a process killed by SIGPIPE, as Unix tools do, instead
+/// of the panic that `println!` raises on a broken pipe.
+fn quiet_on_broken_pipe() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default_hook(info)
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Analyze(args)) => cli::analyze::run(args),

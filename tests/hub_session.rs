@@ -63,6 +63,7 @@ fn handshake_declares_key_value_tokens_only() {
     e.expect("ready");
     e.send("set-param name=hash value=16");
     e.send("set-param name=variant value=russian");
+    e.send("set-param name=move-overhead value=150");
     e.send("hub");
     let (_, again) = e.until("wait", PATIENCE);
     let param = |name: &str| {
@@ -75,6 +76,26 @@ fn handshake_declares_key_value_tokens_only() {
     assert_eq!(param("threads"), "2");
     assert_eq!(param("hash"), "16");
     assert_eq!(param("variant"), "russian");
+    assert_eq!(param("move-overhead"), "150");
+    e.quit();
+}
+
+#[test]
+fn move_overhead_is_kept_back_from_the_move_time() {
+    let mut e = Engine::hub();
+    e.send("set-param name=move-overhead value=400");
+    e.send("init");
+    e.expect("ready");
+    e.send("pos start");
+    e.send("level move-time=0.5");
+    let t = Instant::now();
+    e.go("think");
+    // 500 ms minus 400 ms kept back: the search has about 100 ms.
+    assert!(
+        t.elapsed() < Duration::from_millis(400),
+        "{:?}",
+        t.elapsed()
+    );
     e.quit();
 }
 

@@ -26,7 +26,8 @@ use super::position;
 use super::reader::{self, Input};
 use crate::dispatch;
 use crate::engine::{
-    self, Engine, EngineError, EngineOptions, Event, EventSink, MAX_HASH_MIB, MAX_THREADS,
+    self, Engine, EngineError, EngineOptions, Event, EventSink, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
+    MAX_THREADS,
 };
 use crate::notation::fen;
 use crate::search::{Limits, Params};
@@ -282,6 +283,14 @@ impl<W: Write> Hub<W> {
                 },
             },
             ParamDecl {
+                name: "move-overhead",
+                value: options.time.move_overhead.as_millis().to_string(),
+                kind: ParamType::Int {
+                    min: 0,
+                    max: MAX_MOVE_OVERHEAD_MS as i64,
+                },
+            },
+            ParamDecl {
                 name: "ponder",
                 value: self.ponder.to_string(),
                 kind: ParamType::Bool,
@@ -318,7 +327,8 @@ impl<W: Write> Hub<W> {
             // Setting the variant already played keeps the position and the table (draughtsnet
             // sends its parameters before every search).
             "variant" if value.parse::<Variant>().ok() == Some(self.variant()) => Ok(()),
-            "variant" | "draw-rules" | "threads" | "hash" | "tt-size" | "hash-mib" => {
+            "variant" | "draw-rules" | "threads" | "hash" | "tt-size" | "hash-mib"
+            | "move-overhead" => {
                 let key = if key == "tt-size" {
                     "hash"
                 } else {
