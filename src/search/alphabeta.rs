@@ -294,6 +294,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
+        // The moves are generated before the table is probed: the parent prefetched this
+        // node's entry, and generation is the independent work that hides the memory latency.
+        pos.generate(&mut self.lists[ply]);
+        let n = self.lists[ply].len();
+        if n == 0 {
+            return loss_in(ply);
+        }
+
         let key = pos.key();
         let tt = self.shared.tt;
         let mut tt_move = NO_MOVE;
@@ -312,11 +320,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
-        pos.generate(&mut self.lists[ply]);
-        let n = self.lists[ply].len();
-        if n == 0 {
-            return loss_in(ply);
-        }
         let quiet_node = !pos.is_noisy(&self.lists[ply][0]);
 
         if p.rfp
