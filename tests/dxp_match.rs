@@ -86,7 +86,7 @@ fn two_complete_games_with_alternating_colours_and_a_pdn() {
     let games = pdn_games(&text);
     assert_eq!(games.len(), 2, "{text}");
     for (i, g) in games.iter().enumerate() {
-        assert_eq!(tag(g, "GameType"), "20");
+        assert_eq!(tag(g, "GameType"), "20,W,10,10,N2,0");
         assert_eq!(tag(g, "Round"), (i + 1).to_string());
         assert_eq!(tag(g, "Result"), results(&iout)[i]);
         assert!(!g.contains("[FEN"), "{g}");

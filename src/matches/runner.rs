@@ -383,30 +383,6 @@ fn colour(c: Color) -> &'static str {
     }
 }
 
-/// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 /// Plays game `g` (0-based) of the match.
 fn play_game(
     cfg: &MatchConfig,
@@ -533,7 +509,7 @@ fn play_game(
     let mut game = PdnGame::default();
     game.set_tag("Event", cfg.event.clone());
     game.set_tag("Site", "?");
-    game.set_tag("Date", today());
+    game.set_tag("Date", pdn::today());
     game.set_tag("Round", (g + 1).to_string());
     game.set_tag("White", names[white].clone());
     game.set_tag("Black", names[1 - white].clone());
@@ -599,14 +575,6 @@ fn fault_of(f: Failure) -> Fault {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_089), (2025, 1, 1));
-        assert_eq!(today().len(), 10);
-    }
 
     #[test]
     fn comments() {

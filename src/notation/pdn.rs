@@ -152,6 +152,31 @@ impl PdnGame {
     }
 }
 
+/// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (counted in 400-year eras that
+/// start on March 1st, so that the leap day ends a year).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
 /// The `GameType` tag value of a variant (PDN 3.0 long form); `None` for Morris.
 pub fn game_type(variant: Variant) -> Option<&'static str> {
     match variant {
@@ -621,6 +646,16 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::rules::{English, International, Russian};
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(20_088), (2024, 12, 31));
+        assert_eq!(civil_from_days(20_089), (2025, 1, 1));
+        assert_eq!(today().len(), 10);
+    }
 
     const SAMPLE: &str = r#"[Event "Test \"quoted\""]
 [White "A"]
