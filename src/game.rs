@@ -44,6 +44,13 @@ pub trait Game: Copy + Clone + Debug + Send + Sync + 'static {
     fn is_noisy(&self, m: &Self::Move) -> bool;
     /// The position after a legal move.
     fn make(&self, m: &Self::Move) -> Self;
+    /// The move's slot in the search's history table, below
+    /// [`HISTORY_SLOTS`](crate::search::HISTORY_SLOTS): distinct quiet moves should get distinct
+    /// slots (a collision only blurs the ordering). The default hashes the move value.
+    #[inline(always)]
+    fn history_slot(m: &Self::Move) -> usize {
+        crate::search::hashed_history_slot(m)
+    }
 
     /// The side to move.
     fn side(&self) -> Color;
@@ -91,6 +98,11 @@ impl<R: Rules> Game for Position<R> {
     #[inline]
     fn is_noisy(&self, m: &Self::Move) -> bool {
         m.is_capture()
+    }
+    /// Origin and destination bits (both below 64 on every board): exact for quiet moves.
+    #[inline(always)]
+    fn history_slot(m: &Self::Move) -> usize {
+        ((m.from as usize) << 6) | m.to as usize
     }
     #[inline(always)]
     fn make(&self, m: &Self::Move) -> Self {

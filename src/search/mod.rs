@@ -28,6 +28,7 @@ pub mod score;
 mod threads;
 
 pub use limits::Limits;
+pub use ordering::{HISTORY_SLOTS, hashed_history_slot};
 pub use params::{ParamError, Params};
 pub use score::{Score, ScoreKind};
 

@@ -1,7 +1,9 @@
 //! Move ordering: the hash move first, then killer moves, then the history heuristic.
 //!
 //! Written against [`Game`] only, so it orders the moves of any game. A move is identified in
-//! the history table by a hash of the move value ([`slot`]); collisions only blur the ordering.
+//! the history table by [`Game::history_slot`] (draughts: origin and destination, exact for quiet
+//! moves; other games by default a hash of the move value, [`hashed_history_slot`]); collisions
+//! only blur the ordering.
 //! The hash move is an index into the position's generated list (the table stores that index),
 //! which is exact because generation is deterministic.
 //!
@@ -10,13 +12,13 @@
 
 use super::params::Params;
 use super::score::MAX_PLY;
-use crate::color::Color;
 use crate::game::Game;
 use std::hash::{Hash, Hasher};
 
 /// log2 of the history table's slots per side.
 const HISTORY_BITS: u32 = 12;
-const HISTORY_SLOTS: usize = 1 << HISTORY_BITS;
+/// The history table's slots per side: every [`Game::history_slot`] is below it.
+pub const HISTORY_SLOTS: usize = 1 << HISTORY_BITS;
 
 /// Ordering score of the hash move.
 pub(crate) const HASH_MOVE: i32 = 1 << 30;
@@ -61,12 +63,21 @@ impl Hasher for MoveHasher {
     }
 }
 
-/// The history slot of a move (per side to move).
+/// A slot below [`HISTORY_SLOTS`] from a hash of the move value: the default
+/// [`Game::history_slot`].
 #[inline(always)]
-pub(crate) fn slot<M: Hash>(side: Color, m: &M) -> usize {
+pub fn hashed_history_slot<M: Hash>(m: &M) -> usize {
     let mut h = MoveHasher(0);
     m.hash(&mut h);
-    side.index() * HISTORY_SLOTS + (h.finish() >> (64 - HISTORY_BITS)) as usize
+    (h.finish() >> (64 - HISTORY_BITS)) as usize
+}
+
+/// The history slot of a move of `pos`'s side to move.
+#[inline(always)]
+fn slot<G: Game>(pos: &G, m: &G::Move) -> usize {
+    let s = G::history_slot(m);
+    debug_assert!(s < HISTORY_SLOTS, "history slot {s} out of range");
+    pos.side().index() * HISTORY_SLOTS + (s & (HISTORY_SLOTS - 1))
 }
 
 /// Killers and history of one search thread.
@@ -103,7 +114,7 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
             }
         }
         if p.history {
-            self.history[slot(pos.side(), m)]
+            self.history[slot(pos, m)]
         } else {
             0
         }
@@ -129,7 +140,7 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
         }
         let bonus = (depth * depth).min(p.history_max);
         if p.history {
-            Self::gravity(&mut self.history[slot(pos.side(), m)], bonus, p.history_max);
+            Self::gravity(&mut self.history[slot(pos, m)], bonus, p.history_max);
         }
         bonus
     }
@@ -138,11 +149,7 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
     #[inline(always)]
     pub(crate) fn malus<G: Game<Move = M>>(&mut self, p: &Params, pos: &G, m: &M, bonus: i32) {
         if p.history {
-            Self::gravity(
-                &mut self.history[slot(pos.side(), m)],
-                -bonus,
-                p.history_max,
-            );
+            Self::gravity(&mut self.history[slot(pos, m)], -bonus, p.history_max);
         }
     }
 
@@ -188,10 +195,30 @@ mod tests {
 
     #[test]
     fn slots_differ() {
-        let a = slot(Color::White, &(1u8, 2u8));
-        let b = slot(Color::White, &(2u8, 1u8));
-        let c = slot(Color::Black, &(1u8, 2u8));
-        assert_ne!(a, b);
-        assert_ne!(a, c);
+        use crate::game::Game;
+        use crate::position::Position;
+        use crate::rules::International;
+        let pos = Position::<International>::start();
+        let mut list = crate::movegen::MoveList::new();
+        pos.generate(&mut list);
+        let white: Vec<usize> = list.iter().map(|m| slot(&pos, m)).collect();
+        let mut distinct = white.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            white.len(),
+            "quiet moves get distinct slots"
+        );
+        let black = pos.make(&list[0]);
+        assert_ne!(
+            slot(&black, &list[0]),
+            white[0],
+            "each side has its own slots"
+        );
+        assert_ne!(
+            hashed_history_slot(&(1u8, 2u8)),
+            hashed_history_slot(&(2u8, 1u8))
+        );
     }
 }
