@@ -199,3 +199,17 @@ fn tiao_hub_as_an_external_engine() {
     assert!(r.faults().iter().all(Vec::is_empty), "{:?}", r.faults());
     assert!(r.games.iter().all(|g| !matches!(g.end, End::Fault(..))));
 }
+
+#[test]
+fn identical_players_get_distinct_names() {
+    let kind = GameKind::new(Variant::International);
+    let mut cfg = MatchConfig::new(kind, openings::builtin(kind, 1, 4, 5));
+    cfg.control = Control::Nodes(200);
+    cfg.max_plies = 20;
+    let (r, text) = play(&cfg, &spec("tiao hash=1"), &spec("tiao hash=1"));
+    assert_ne!(r.names[0], r.names[1]);
+    assert_eq!(r.names, ["tiao hash=1 (A)", "tiao hash=1 (B)"]);
+    for g in pdn::parse(&text).unwrap() {
+        assert_ne!(g.tag("White"), g.tag("Black"));
+    }
+}

@@ -103,6 +103,14 @@ pub enum PlayerSpec {
 }
 
 impl PlayerSpec {
+    /// The spec as the user wrote it, near enough to tell two players apart in reports.
+    pub fn describe(&self) -> String {
+        match self {
+            PlayerSpec::Builtin(cfg) => cfg.name.clone(),
+            PlayerSpec::External(c) => c.command.join(" "),
+        }
+    }
+
     /// Reads a spec: `tiao` followed only by `key=value` words is the built-in engine, anything
     /// else is the command line of an external engine (`./target/release/tiao hub` included).
     pub fn parse(spec: &str, start_timeout: Duration) -> Result<PlayerSpec, String> {

@@ -242,6 +242,16 @@ pub fn run_match(
         names[i] = p.name();
         p.quit();
     }
+    // Two builds of one engine answer with the same id: tell them apart by their command lines,
+    // and by their letters when even those agree.
+    if names[0] == names[1] {
+        let described = specs.map(PlayerSpec::describe);
+        names = if described[0] != described[1] {
+            [0, 1].map(|i| format!("{} [{}]", names[i], described[i]))
+        } else {
+            [0, 1].map(|i| format!("{} ({})", names[i], ["A", "B"][i]))
+        };
+    }
     let next = AtomicUsize::new(0);
     let shared = Mutex::new((Vec::<GameRecord>::new(), Wdl::default()));
     let sprt_stop = AtomicBool::new(false);
