@@ -345,15 +345,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         {
             let order = &mut self.order[ply];
             order.clear();
-            let list = &self.lists[ply];
-            for (i, m) in list.iter().enumerate() {
+            let ordering = &self.ordering;
+            // `extend` from an exact-size iterator reserves once (no capacity check per move).
+            order.extend(self.lists[ply].iter().enumerate().map(|(i, m)| {
                 let s = if i as u16 == tt_move {
                     HASH_MOVE
                 } else {
-                    self.ordering.score(p, pos, ply, m)
+                    ordering.score(p, pos, ply, m)
                 };
-                order.push((s, i as u16));
-            }
+                (s, i as u16)
+            }));
         }
 
         let original_alpha = alpha;
