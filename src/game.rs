@@ -26,6 +26,11 @@ pub trait Game: Copy + Clone + Debug + Send + Sync + 'static {
     /// The error of the game's position notation.
     type FenError: std::error::Error + Send + Sync + 'static;
 
+    /// Whether the search may prune late quiet moves near the leaves (`Params::lmp`). Measured
+    /// per game: it pays in draughts and loses in Morris, where a quiet placement or slide is
+    /// often what builds a mill (see `docs/strength.md`).
+    const LATE_MOVE_PRUNING: bool = true;
+
     /// The variant this position plays.
     fn variant(&self) -> Variant;
     /// The start position.

@@ -21,6 +21,8 @@ use crate::rules::Variant;
 impl Game for MorrisPosition {
     type Move = Move;
     type FenError = FenError;
+    /// Late move pruning lost 58 +- 35 Elo in Morris (300 games at 20,000 nodes per move).
+    const LATE_MOVE_PRUNING: bool = false;
 
     fn variant(&self) -> Variant {
         Variant::Morris

@@ -360,9 +360,25 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_index = NO_MOVE;
+        // Late move pruning: past the limit, quiet moves are skipped (noisy ones never are: in
+        // draughts a node's moves are all captures or all quiet; Morris mixes them).
+        let lmp_limit = if G::LATE_MOVE_PRUNING
+            && p.lmp
+            && !pv_node
+            && ply > 0
+            && depth <= p.lmp_max_depth
+            && !is_decisive(alpha)
+        {
+            (p.lmp_base + (depth * depth) as usize).max(1)
+        } else {
+            usize::MAX
+        };
         for i in 0..n {
             let idx = pick(&mut self.order[ply], i);
             let m = self.lists[ply][idx as usize];
+            if i >= lmp_limit && !pos.is_noisy(&m) {
+                continue;
+            }
             let child = pos.make(&m);
             // Children with no depth left go to quiescence, which does not probe the table: a
             // prefetch there only costs (a page walk on a miss).

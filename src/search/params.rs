@@ -42,6 +42,14 @@ pub struct Params {
     /// Margin per ply of remaining depth (centi-men).
     pub rfp_margin: i32,
 
+    /// Late move pruning: near the leaves, in quiet non-PV nodes, the quiet moves after the first
+    /// `lmp_base + depth²` are not searched.
+    pub lmp: bool,
+    /// Deepest remaining depth at which late move pruning applies (plies).
+    pub lmp_max_depth: i32,
+    /// Moves always searched before late move pruning starts (plus depth²).
+    pub lmp_base: usize,
+
     /// Killer moves in move ordering.
     pub killers: bool,
     /// History heuristic in move ordering.
@@ -76,6 +84,9 @@ impl Default for Params {
             rfp: true,
             rfp_max_depth: 3,
             rfp_margin: 60,
+            lmp: true,
+            lmp_max_depth: 3,
+            lmp_base: 3,
             killers: true,
             history: true,
             history_max: 1 << 14,
@@ -128,6 +139,9 @@ impl Params {
         "rfp",
         "rfp-max-depth",
         "rfp-margin",
+        "lmp",
+        "lmp-max-depth",
+        "lmp-base",
         "killers",
         "history",
         "history-max",
@@ -153,6 +167,9 @@ impl Params {
             "rfp" => self.rfp = parse_bool(&n, value)?,
             "rfp-max-depth" => self.rfp_max_depth = parse_num(&n, value)?,
             "rfp-margin" => self.rfp_margin = parse_num(&n, value)?,
+            "lmp" => self.lmp = parse_bool(&n, value)?,
+            "lmp-max-depth" => self.lmp_max_depth = parse_num(&n, value)?,
+            "lmp-base" => self.lmp_base = parse_num(&n, value)?,
             "killers" => self.killers = parse_bool(&n, value)?,
             "history" => self.history = parse_bool(&n, value)?,
             "history-max" => self.history_max = parse_num(&n, value)?,
@@ -191,6 +208,9 @@ impl Params {
             "rfp" => b(self.rfp),
             "rfp-max-depth" => self.rfp_max_depth.to_string(),
             "rfp-margin" => self.rfp_margin.to_string(),
+            "lmp" => b(self.lmp),
+            "lmp-max-depth" => self.lmp_max_depth.to_string(),
+            "lmp-base" => self.lmp_base.to_string(),
             "killers" => b(self.killers),
             "history" => b(self.history),
             "history-max" => self.history_max.to_string(),
