@@ -240,7 +240,7 @@ mod tests {
     fn every_name_is_settable() {
         for n in Params::NAMES {
             let mut p = Params::default();
-            let v = if ["aspiration", "lmr", "rfp", "killers", "history"].contains(n)
+            let v = if ["aspiration", "lmr", "rfp", "lmp", "killers", "history"].contains(n)
                 || n.ends_with("extension")
                 || n.ends_with("cutoffs")
                 || n.ends_with("path")
