@@ -1,7 +1,6 @@
-//! The bench: a fixed set of positions of every game (each draughts variant and Morris) searched to a
-//! fixed depth on one
-//! thread. The total node count is the search's signature (it changes exactly when the search or
-//! the evaluation changes its decisions); nodes/s measure its speed.
+//! The bench: a fixed set of positions of every game (each draughts variant and Morris) searched
+//! to a fixed depth on one thread. The total node count is the search's signature (it changes
+//! exactly when the search or the evaluation changes its decisions); nodes/s measure its speed.
 //!
 //! Each position is searched from an empty table, so the result does not depend on the order.
 

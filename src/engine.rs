@@ -324,16 +324,24 @@ pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
         morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::default()) as Box<dyn Session>))
 }
 
-/// Checks that an option's value is in `1..=max`.
-fn in_range(name: &str, value: usize, max: usize) -> Result<(), EngineError> {
-    if (1..=max).contains(&value) {
+/// Checks that an option's value is in `min..=max`.
+fn in_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), EngineError> {
+    if (min..=max).contains(&value) {
         Ok(())
     } else {
         Err(EngineError::BadOption {
             name: name.into(),
-            reason: format!("{value} is not in 1..={max}"),
+            reason: format!("{value} is not in {min}..={max}"),
         })
     }
+}
+
+/// Reads an option's whole-number value.
+fn parse_count(name: &str, value: &str) -> Result<usize, EngineError> {
+    value.trim().parse().map_err(|_| EngineError::BadOption {
+        name: name.into(),
+        reason: format!("bad number '{value}'"),
+    })
 }
 
 struct Running {
@@ -426,7 +434,7 @@ impl Engine {
 
     /// Sets the number of search threads (1..=`MAX_THREADS`).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
-        in_range("threads", threads, MAX_THREADS)?;
+        in_range("threads", threads, 1, MAX_THREADS)?;
         self.halt();
         self.options.threads = threads;
         Ok(())
@@ -434,7 +442,7 @@ impl Engine {
 
     /// Resizes the transposition table (1..=`MAX_HASH_MIB` MiB); it starts empty.
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
-        in_range("hash", mib, MAX_HASH_MIB)?;
+        in_range("hash", mib, 1, MAX_HASH_MIB)?;
         self.halt();
         if mib != self.options.hash_mib {
             self.tt = Arc::new(Tt::new(mib));
@@ -455,26 +463,11 @@ impl Engine {
         match name.trim().to_ascii_lowercase().as_str() {
             "variant" => self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
             "draw-rules" | "draw_rules" => self.set_draw_rules(value.parse().map_err(bad)?),
-            "threads" => self.set_threads(
-                value
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad(format!("bad number '{value}'")))?,
-            ),
-            "hash" | "hash-mib" | "tt-size-mib" => self.set_hash_mib(
-                value
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad(format!("bad number '{value}'")))?,
-            ),
+            "threads" => self.set_threads(parse_count(name, value)?),
+            "hash" | "hash-mib" | "tt-size-mib" => self.set_hash_mib(parse_count(name, value)?),
             "move-overhead" | "move_overhead" => {
-                let ms: usize = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad(format!("bad number '{value}'")))?;
-                if ms > MAX_MOVE_OVERHEAD_MS {
-                    return Err(bad(format!("{ms} is not in 0..={MAX_MOVE_OVERHEAD_MS}")));
-                }
+                let ms = parse_count(name, value)?;
+                in_range(name, ms, 0, MAX_MOVE_OVERHEAD_MS)?;
                 self.halt();
                 self.options.time.move_overhead = Duration::from_millis(ms as u64);
                 Ok(())

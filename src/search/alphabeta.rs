@@ -376,7 +376,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         for i in 0..n {
             let idx = pick(&mut self.order[ply], i);
             let m = self.lists[ply][idx as usize];
-            if i >= lmp_limit && !pos.is_noisy(&m) {
+            let noisy = pos.is_noisy(&m);
+            if i >= lmp_limit && !noisy {
                 continue;
             }
             let child = pos.make(&m);
@@ -385,7 +386,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if new_depth > 0 {
                 tt.prefetch(child.key());
             }
-            let noisy = pos.is_noisy(&m);
             let mut score;
             if i == 0 {
                 score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
@@ -425,7 +425,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     }
                     if alpha >= beta {
                         if !noisy {
-                            self.record_cutoff(pos, ply, depth, i, m);
+                            // Quiet moves from `lmp_limit` on were skipped, not tried.
+                            self.record_cutoff(pos, ply, depth, i.min(lmp_limit), m);
                         }
                         break;
                     }
@@ -444,10 +445,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         best
     }
 
-    /// Updates killers and history after the `i`-th move `m` cut off.
-    fn record_cutoff(&mut self, pos: &G, ply: usize, depth: i32, i: usize, m: G::Move) {
+    /// Updates killers and history after move `m` cut off: the quiet moves among the first
+    /// `tried` of the ordered list were searched before it and lose history.
+    fn record_cutoff(&mut self, pos: &G, ply: usize, depth: i32, tried: usize, m: G::Move) {
         let bonus = self.ordering.cutoff(self.p, pos, ply, depth, &m);
-        for j in 0..i {
+        for j in 0..tried {
             let t = self.lists[ply][self.order[ply][j].1 as usize];
             if !pos.is_noisy(&t) {
                 self.ordering.malus(self.p, pos, &t, bonus);
