@@ -409,7 +409,12 @@ impl Engine {
     }
 
     /// Changes the variant (keeping the draw-rule set). The position goes back to the start.
+    /// Setting the variant already played changes nothing: the position and the table stay
+    /// (clients such as draughtsnet send their parameters before every search).
     pub fn set_variant(&mut self, variant: Variant) -> Result<(), EngineError> {
+        if variant == self.kind.variant {
+            return Ok(());
+        }
         self.set_game(GameKind {
             variant,
             draw_rules: self.kind.draw_rules,
@@ -450,6 +455,18 @@ impl Engine {
         }
         Ok(())
     }
+
+    /// The option names [`Engine::set_option`] takes besides the search parameters of
+    /// [`Params::NAMES`] (`_` may stand for `-`).
+    pub const OPTIONS: &'static [&'static str] = &[
+        "variant",
+        "draw-rules",
+        "threads",
+        "hash",
+        "hash-mib",
+        "tt-size-mib",
+        "move-overhead",
+    ];
 
     /// Sets an option by name, as the Hub `set-param` gives it: `variant`, `draw-rules`,
     /// `threads`, `hash` (MiB, also `tt-size-mib`), `move-overhead` (milliseconds kept back from

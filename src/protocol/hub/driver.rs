@@ -324,24 +324,14 @@ impl<W: Write> Hub<W> {
                     .map_err(|e| format!("parameter numbering-8x8: {e}"))?;
                 Ok(())
             }
-            // Setting the variant already played keeps the position and the table (draughtsnet
-            // sends its parameters before every search).
-            "variant" if value.parse::<Variant>().ok() == Some(self.variant()) => Ok(()),
-            "variant" | "draw-rules" | "threads" | "hash" | "tt-size" | "hash-mib"
-            | "move-overhead" => {
-                let key = if key == "tt-size" {
-                    "hash"
-                } else {
-                    key.as_str()
-                };
-                self.engine
-                    .set_option(key, value)
-                    .map_err(|e| engine_error(&e))
-            }
-            k if Params::NAMES.contains(&k) => self
+            // Scan's `tt-size` is taken in MiB, as `hash`.
+            "tt-size" => self
                 .engine
-                .set_option(k, value)
-                .map_err(|e| engine_error(&e)),
+                .set_option("hash", value)
+                .map_err(|e| e.to_string()),
+            k if Engine::OPTIONS.contains(&k) || Params::NAMES.contains(&k) => {
+                self.engine.set_option(k, value).map_err(|e| e.to_string())
+            }
             _ => Err(format!("unknown parameter '{name}' (ignored)")),
         }
     }
@@ -359,11 +349,8 @@ impl<W: Write> Hub<W> {
                     morris => s))
             }
         };
-        let given = if variant == Variant::Morris {
-            join_removals(moves)
-        } else {
-            moves.to_vec()
-        };
+        // No draughts move starts with `x`, so joining Morris' separate removals is safe for all.
+        let given = join_removals(moves);
         let ours: Vec<String> = given
             .iter()
             .map(|m| self.numbering.move_in(variant, m))
@@ -380,7 +367,7 @@ impl<W: Write> Hub<W> {
                         ours[index]
                     )
                 }
-                e => engine_error(&e),
+                e => e.to_string(),
             })
     }
 
@@ -401,14 +388,9 @@ impl<W: Write> Hub<W> {
                 self.level = Level::default();
                 Ok(())
             }
-            Err(e) => self.error(&engine_error(&e)),
+            Err(e) => self.error(&e.to_string()),
         }
     }
-}
-
-/// An engine error as the `error` line says it.
-fn engine_error(e: &EngineError) -> String {
-    e.to_string()
 }
 
 fn parse_bool(v: &str) -> Option<bool> {
