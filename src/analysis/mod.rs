@@ -162,8 +162,8 @@ pub fn analyze_batch(
         params: settings.params.clone(),
         ..EngineOptions::default()
     };
-    // Fail early (unsupported game) rather than once per job.
-    Engine::new(settings.kind, options.clone()).map_err(|e| e.to_string())?;
+    // Fail early (unsupported game) rather than once per job, without allocating a table.
+    crate::engine::session_for(settings.kind).map_err(|e| e.to_string())?;
     let next = AtomicUsize::new(0);
     let (tx, rx) = unbounded::<(usize, Result<Analysis, String>)>();
     let mut pending = BTreeMap::new();

@@ -13,7 +13,7 @@ use crate::color::Color;
 use crate::engine::MoveText;
 use crate::matches::referee::track_for;
 use crate::notation::pdn::{PdnGame, PdnMove};
-use crate::search::{Score, ScoreKind};
+use crate::search::Score;
 use crate::variant::GameKind;
 
 /// Losses (centi-men) from which a move is judged.
@@ -173,11 +173,7 @@ pub fn review(replayed: &Replayed, analyses: &[Analysis], t: &Thresholds) -> Vec
 /// `#-4` (Black wins in 4).
 pub fn white_text(s: Score, side: Color) -> String {
     let s = if side == Color::White { s } else { Score(-s.0) };
-    match s.kind() {
-        ScoreKind::Eval(c) => format!("{:+.2}", c as f64 / 100.0),
-        ScoreKind::Win(p) => format!("#{p}"),
-        ScoreKind::Loss(p) => format!("#-{p}"),
-    }
+    s.short_text()
 }
 
 /// The game with the review written in: a `?!`/`?`/`??` mark on judged moves, after each move a

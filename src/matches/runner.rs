@@ -20,7 +20,7 @@ use super::stats::{Sprt, SprtState, Wdl};
 use super::{Log, PlayerSpec};
 use crate::color::Color;
 use crate::notation::pdn::{self, PdnGame, PdnMove};
-use crate::search::{Score, ScoreKind};
+use crate::search::Score;
 use crate::variant::GameKind;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -314,11 +314,7 @@ pub fn run_match(
 /// `#-4` a loss in 4), depth and time.
 pub fn move_comment(score: Option<Score>, depth: Option<u32>, used: Duration) -> String {
     let mut parts = Vec::new();
-    let s = score.map(|s| match s.kind() {
-        ScoreKind::Eval(c) => format!("{:+.2}", c as f64 / 100.0),
-        ScoreKind::Win(p) => format!("#{p}"),
-        ScoreKind::Loss(p) => format!("#-{p}"),
-    });
+    let s = score.map(Score::short_text);
     match (s, depth) {
         (Some(s), Some(d)) => parts.push(format!("{s}/{d}")),
         (Some(s), None) => parts.push(s),

@@ -109,6 +109,17 @@ impl Score {
     }
 }
 
+impl Score {
+    /// Short form for PDN comments: `+0.25` men, `#7` a win in 7 plies, `#-4` a loss in 4.
+    pub fn short_text(self) -> String {
+        match self.kind() {
+            ScoreKind::Eval(c) => format!("{:+.2}", c as f64 / 100.0),
+            ScoreKind::Win(p) => format!("#{p}"),
+            ScoreKind::Loss(p) => format!("#-{p}"),
+        }
+    }
+}
+
 impl fmt::Display for Score {
     /// Human form: `+0.25`, `-1.10`, `win in 7 plies`, `loss in 4 plies`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
