@@ -15,7 +15,7 @@ use tiao::engine::{Engine, EngineOptions, Event};
 use tiao::notation::pdn;
 use tiao::render::plot::{self, EvalPlot};
 use tiao::search::{Limits, Params};
-use tiao::variant::{DrawRuleSet, GameKind, Variant};
+use tiao::variant::GameKind;
 
 /// Depth searched when no limit is given: a few seconds on a small machine.
 const DEFAULT_DEPTH: u32 = 22;
@@ -35,15 +35,10 @@ A positions file holds one FEN per line, optionally followed by blanks and an id
 and lines starting with # are skipped. JSON scores are centi-men from the side to move, or null
 with win_in/loss_in in plies when the result is proven (see docs/tools.md).")]
 pub struct AnalyzeArgs {
-    /// Variant: international (normal), brazilian, russian, duoyibu, english.
-    #[arg(long, short, default_value = "international")]
-    variant: Variant,
-    /// Position (PDN FEN); default: the variant's start position.
-    #[arg(long, short)]
-    fen: Option<String>,
-    /// Moves played from the position, space-separated (PDN or Hub form).
-    #[arg(long, short)]
-    moves: Option<String>,
+    #[command(flatten)]
+    game: super::GameArgs,
+    #[command(flatten)]
+    position: super::PositionArgs,
     /// Search to this depth in plies (default when no other limit is given: 22).
     #[arg(long, short)]
     depth: Option<u32>,
@@ -59,9 +54,6 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB (per parallel search; default 64, in batches 16).
     #[arg(long)]
     hash: Option<usize>,
-    /// Draw rules (russian only): standard or fmjd.
-    #[arg(long, default_value = "standard")]
-    draw_rules: DrawRuleSet,
     /// Write one JSON object for the position instead of the table.
     #[arg(long)]
     json: bool,
@@ -92,10 +84,7 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
-    let kind = GameKind {
-        variant: args.variant,
-        draw_rules: args.draw_rules,
-    };
+    let kind = args.game.kind();
     if args.positions.is_some() || args.pdn.is_some() {
         return run_batch(&args, kind);
     }
@@ -108,24 +97,20 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         },
     )
     .map_err(|e| e.to_string())?;
-    let moves: Vec<&str> = args
-        .moves
-        .as_deref()
-        .map(|m| m.split_whitespace().collect())
-        .unwrap_or_default();
+    let moves = args.position.moves();
     engine
-        .set_position(args.fen.as_deref(), &moves)
+        .set_position(args.position.fen.as_deref(), &moves)
         .map_err(|e| e.to_string())?;
     let limits = limits_of(&args, DEFAULT_DEPTH);
     if args.json {
         let job = Job {
-            fen: args.fen.clone(),
+            fen: args.position.fen.clone(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
         };
         let a = batch::analyze_one(&mut engine, &job, &limits)?;
         println!(
             "{}",
-            json::line(&PositionLine::new("1", args.variant.name(), &a))
+            json::line(&PositionLine::new("1", args.game.variant.name(), &a))
         );
         return Ok(());
     }
@@ -143,7 +128,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     };
     println!(
         "{} draughts, {side} to move, searching {what} on {} thread(s)",
-        args.variant, args.threads
+        args.game.variant, args.threads
     );
     println!("position {fen}");
     println!(
@@ -338,7 +323,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         let kind = match game.variant() {
             Some(Ok(v)) => GameKind {
                 variant: v,
-                draw_rules: args.draw_rules,
+                draw_rules: args.game.draw_rules,
             },
             Some(Err(e)) => {
                 prepared.push(Err(e));

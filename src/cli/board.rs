@@ -2,7 +2,6 @@
 
 use clap::Args;
 use tiao::render::board::{self, Style};
-use tiao::variant::{DrawRuleSet, GameKind, Variant};
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -15,15 +14,11 @@ The last of --moves is marked: its from and to squares highlighted, an arrow alo
 a cross on each captured piece. Coordinates are written as the variant writes squares: numbers
 on 10x10 and english, files and ranks on russian, brazilian and duoyibu.")]
 pub struct BoardArgs {
-    /// Variant: international (normal), brazilian, russian, duoyibu, english.
-    #[arg(long, short, default_value = "international")]
-    variant: Variant,
-    /// Position (PDN FEN); default: the variant's start position.
-    #[arg(long, short)]
-    fen: Option<String>,
-    /// Moves played from the position, space-separated; the last one is marked.
-    #[arg(long, short)]
-    moves: Option<String>,
+    #[command(flatten)]
+    game: super::GameArgs,
+    /// The position; the last of its moves is marked.
+    #[command(flatten)]
+    position: super::PositionArgs,
     /// Write an SVG picture to this file ('-': standard output) instead of the text diagram.
     #[arg(long, value_name = "FILE")]
     svg: Option<String>,
@@ -36,22 +31,12 @@ pub struct BoardArgs {
     /// Side of a square in pixels (SVG).
     #[arg(long, default_value_t = 50.0)]
     square: f64,
-    /// Draw rules (russian only): standard or fmjd.
-    #[arg(long, default_value = "standard")]
-    draw_rules: DrawRuleSet,
 }
 
 pub fn run(args: BoardArgs) -> Result<(), String> {
-    let kind = GameKind {
-        variant: args.variant,
-        draw_rules: args.draw_rules,
-    };
-    let moves: Vec<&str> = args
-        .moves
-        .as_deref()
-        .map(|m| m.split_whitespace().collect())
-        .unwrap_or_default();
-    let d = board::diagram(kind, args.fen.as_deref(), &moves)?;
+    let kind = args.game.kind();
+    let moves = args.position.moves();
+    let d = board::diagram(kind, args.position.fen.as_deref(), &moves)?;
     match &args.svg {
         Some(path) => {
             if !(args.square.is_finite() && (4.0..=1000.0).contains(&args.square)) {

@@ -12,7 +12,7 @@ use tiao::matches::{
     SprtState, openings,
 };
 use tiao::protocol::hub::client::Log;
-use tiao::variant::{DrawRuleSet, GameKind, Variant};
+use tiao::variant::Variant;
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -28,12 +28,8 @@ pub struct MatchArgs {
     /// An engine, twice: A then B. E.g. --engine "tiao threads=1 hash=64" --engine "dame hub".
     #[arg(long, num_args = 1, required = true, value_name = "SPEC")]
     engine: Vec<String>,
-    /// Variant: international (normal), brazilian, russian, duoyibu, english.
-    #[arg(long, short, default_value = "international")]
-    variant: Variant,
-    /// Draw rules (russian only): standard or fmjd.
-    #[arg(long, default_value = "standard")]
-    draw_rules: DrawRuleSet,
+    #[command(flatten)]
+    game: super::GameArgs,
     /// Number of games (each opening is played twice, colours reversed).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -147,10 +143,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     if args.engine.len() != 2 {
         return Err("give exactly two --engine".into());
     }
-    let kind = GameKind {
-        variant: args.variant,
-        draw_rules: args.draw_rules,
-    };
+    let kind = args.game.kind();
     let start_timeout = seconds(args.start_timeout, "--start-timeout")?;
     let a = PlayerSpec::parse(&args.engine[0], start_timeout)?;
     let b = PlayerSpec::parse(&args.engine[1], start_timeout)?;
@@ -184,13 +177,13 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             openings::parse_file(kind, &text).map_err(|e| format!("{path}: {e}"))?
         }
         None => {
-            let plies = args
-                .opening_plies
-                .unwrap_or(if args.variant == Variant::International {
-                    6
-                } else {
-                    4
-                });
+            let plies =
+                args.opening_plies
+                    .unwrap_or(if args.game.variant == Variant::International {
+                        6
+                    } else {
+                        4
+                    });
             openings::builtin(kind, pairs, plies, args.seed)
         }
     };
@@ -285,7 +278,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         eprintln!(
             "match: {} games of {}, {}, {} openings, concurrency {}",
             args.games,
-            args.variant,
+            args.game.variant,
             control,
             cfg.openings.len(),
             cfg.concurrency
@@ -325,7 +318,7 @@ fn print_summary(args: &MatchArgs, cfg: &MatchConfig, r: &MatchResult, time: Dur
     println!("B: {}", r.names[1]);
     println!(
         "{}, {} games played of {}, {}, concurrency {}",
-        args.variant, n, cfg.games, cfg.control, cfg.concurrency
+        args.game.variant, n, cfg.games, cfg.control, cfg.concurrency
     );
     let points = r.wdl.wins as f64 + 0.5 * r.wdl.draws as f64;
     println!(
