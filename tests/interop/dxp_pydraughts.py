@@ -152,7 +152,7 @@ def main():
         fail("tiao logged an error", log_lines)
     with open(pdn_path) as f:
         pdn = f.read()
-    for needed in ['[GameType "20"]', '[SetUp "1"]', '[FEN "W:W31,', '[Result "2-0"]',
+    for needed in ['[GameType "20,W,10,10,N2,0"]', '[SetUp "1"]', '[FEN "W:W31,', '[Result "2-0"]',
                    '[Result "0-2"]', '[Black "DXP Client"]', '[White "DXP Client"]']:
         if needed not in pdn:
             fail(f"PDN lacks {needed}:\n{pdn}", log_lines)
