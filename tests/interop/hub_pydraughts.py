@@ -52,17 +52,31 @@ def legal_hub_moves(board):
     return {tuple(map(tuple, m.board_move)): m for m in board.legal_moves()}
 
 
+def balanced(board):
+    """Equal material (kings counted as men) and no capture pending: random moves have not
+    already decided the game."""
+    fen = board.fen
+    sides = {}
+    for part in fen.split(":")[1:]:
+        squares = [s for s in part[1:].split(",") if s]
+        sides[part[0]] = len(squares)
+    return (sides.get("W", 0) == sides.get("B", 0)
+            and not any(m.has_captures for m in board.legal_moves()))
+
+
 def random_board(variant, rng, plies):
     """A board whose *initial* position is reached by random moves (so `pos pos=` is not the
-    start position)."""
-    board = draughts.Board(variant=variant)
-    for _ in range(plies):
-        if board.is_over():
-            break
-        board.push(rng.choice(board.legal_moves()))
-    if board.is_over():
-        return draughts.Board(variant=variant)
-    return draughts.Board(variant=variant, fen=board.fen)
+    start position), with material still level and no capture pending (the engine playing
+    against random moves from it must not lose, so the random opening must not have lost it)."""
+    for _ in range(1000):
+        board = draughts.Board(variant=variant)
+        for _ in range(plies):
+            if board.is_over():
+                break
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_over() and balanced(board):
+            return draughts.Board(variant=variant, fen=board.fen)
+    return draughts.Board(variant=variant)
 
 
 def play_game(board, players, limit, rng, label):
@@ -116,7 +130,6 @@ def play_game(board, players, limit, rng, label):
 
 def main():
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/release/tiao")
-    rng = random.Random(20240607)
     started = time.monotonic()
     games = 0
     plan = [
@@ -127,6 +140,9 @@ def main():
         ("english", "english", {"numbering-8x8": "pydraughts"}),
     ]
     for variant, hub_variant, extra in plan:
+        # The starting positions come from their own generator, so they do not depend on how
+        # many random moves the timed games before them happened to need.
+        positions = random.Random(f"{variant} positions")
         a = start_engine(binary, hub_variant, extra)
         b = start_engine(binary, hub_variant, extra)
         W, B = draughts.WHITE, draughts.BLACK
@@ -135,9 +151,9 @@ def main():
              {"limit": Limit(movetime=0.03)}),
             ("engine-random clock+inc", draughts.Board(variant=variant), {W: a, B: None},
              {"clock": (2.0, 0.05)}),
-            ("random-engine depth, from a position", random_board(variant, rng, 8), {W: None, B: b},
+            ("random-engine depth, from a position", random_board(variant, positions, 8), {W: None, B: b},
              {"limit": Limit(depth=5), "expect_info": True}),
-            ("engine-random nodes, from a position", random_board(variant, rng, 11), {W: a, B: None},
+            ("engine-random nodes, from a position", random_board(variant, positions, 11), {W: a, B: None},
              {"limit": Limit(nodes=5000)}),
         ]
         if variant == "standard":
@@ -150,7 +166,10 @@ def main():
         for label, board, players, limit in schedule:
             label = f"{variant}: {label}"
             t0 = time.monotonic()
-            n = play_game(board, players, limit, rng, label)
+            initial = board.fen
+            # Each game's random moves from its own generator: a game at a fixed depth or node
+            # count is then the same game on every run.
+            n = play_game(board, players, limit, random.Random(label), label)
             winner = board.winner()
             result = {None: "unfinished", 0: "draw", W: "white won", B: "black won"}[winner]
             print(f"{label}: {len(board.move_stack)} plies ({n} by the engine), {result}, "
@@ -158,7 +177,7 @@ def main():
             # Against random moves the engine must not lose.
             for side, p in players.items():
                 if p is None and winner == side:
-                    raise Failure(f"{label}: lost to random moves\n{board.fen}")
+                    raise Failure(f"{label}: lost to random moves from {initial}\n{board.fen}")
             games += 1
         for e in (a, b):
             e.quit()
