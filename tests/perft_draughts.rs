@@ -5,6 +5,7 @@
 //! in release builds. The deep figures are `#[ignore]`d and run by `.ci/run` with
 //! `cargo test --release -- --ignored` (they take a few minutes on two cores).
 
+use tiao::movegen::{MoveList, count, generate};
 use tiao::perft::{PerftOptions, divide, perft};
 use tiao::position::Position;
 use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
@@ -132,6 +133,68 @@ fn bulk_counting_equals_making_every_leaf() {
     assert_eq!(perft(&p, 5, true), perft(&p, 5, false));
     let e = Position::<English>::start();
     assert_eq!(perft(&e, 6, true), perft(&e, 6, false));
+}
+
+/// Positions seen by [`bulk_count_on_random_games`]: all, with a king, with a multiple capture.
+#[derive(Default, Debug)]
+struct Seen {
+    positions: usize,
+    with_kings: usize,
+    multiple_captures: usize,
+}
+
+/// Checks that the bulk count of every position of random games (kings, promotions, long
+/// captures and all) equals the number of generated moves.
+fn bulk_count_on_random_games<R: Rules>(games: u64) -> Seen {
+    let mut seen = Seen::default();
+    let mut list = MoveList::new();
+    let mut scratch = MoveList::new();
+    for game in 0..games {
+        let mut rng = game.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut pos = Position::<R>::start();
+        for _ in 0..300 {
+            generate(&pos, &mut list);
+            assert_eq!(
+                count(&pos, &mut scratch),
+                list.len() as u64,
+                "{}",
+                tiao::notation::fen::write(&pos)
+            );
+            seen.positions += 1;
+            seen.with_kings += (pos.kings() != 0) as usize;
+            seen.multiple_captures += list.iter().any(|m| m.captured.count_ones() > 1) as usize;
+            if list.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            pos = pos.make(&list.as_slice()[(rng % list.len() as u64) as usize]);
+        }
+    }
+    seen
+}
+
+#[test]
+fn bulk_count_equals_generation_in_random_games() {
+    let games = if cfg!(debug_assertions) { 20 } else { 200 };
+    for (name, seen) in [
+        (
+            "international",
+            bulk_count_on_random_games::<International>(games),
+        ),
+        ("brazilian", bulk_count_on_random_games::<Brazilian>(games)),
+        ("russian", bulk_count_on_random_games::<Russian>(games)),
+        ("duoyibu", bulk_count_on_random_games::<Duoyibu>(games)),
+        ("english", bulk_count_on_random_games::<English>(games)),
+    ] {
+        // The games reach the cases the popcount shortcut must leave to the generator.
+        assert!(seen.with_kings * 10 > seen.positions, "{name}: {seen:?}");
+        assert!(
+            seen.multiple_captures * 50 > seen.positions,
+            "{name}: {seen:?}"
+        );
+    }
 }
 
 #[test]

@@ -15,8 +15,8 @@
 //! - Sequences with the same from, to and captured set are one move: they are added once.
 //! - Quiet moves, including the duoyibu king rule (`R::KING_OPPOSITION`).
 //!
-//! [`count`] is the bulk counter used at the last ply of perft: quiet moves are counted by
-//! popcount without being listed.
+//! [`count`] is the bulk counter used at the last ply of perft: quiet moves, and captures that are
+//! all single jumps of men, are counted by popcount without being listed.
 
 mod list;
 
@@ -178,12 +178,65 @@ pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
 fn count_side<R: Rules, const WHITE: bool>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
     let s = sides::<R, WHITE>(pos);
     if has_capture_side::<R, WHITE>(&s) {
+        if let Some(n) = count_single_jumps::<R, WHITE>(&s) {
+            return n;
+        }
         scratch.clear();
         captures::<R, WHITE>(&s, scratch);
         scratch.len() as u64
     } else {
         count_quiets::<R, WHITE>(&s)
     }
+}
+
+/// The number of captures when every one is a man's single jump that cannot go on, counted by
+/// popcount; `None` when some capture may be longer (or a king of the side could take), and the
+/// sequences must be generated.
+///
+/// Single jumps are distinct moves (their from, to and captured piece differ), and all take one
+/// piece, so the majority rule keeps them all. A landing square can continue only in a direction
+/// other than back over the piece just taken; in those directions neither the captured piece nor
+/// the vacated origin square is in the way (both lie behind), so the board's own occupancy decides.
+#[inline(always)]
+fn count_single_jumps<R: Rules, const WHITE: bool>(s: &Sides) -> Option<u64> {
+    if s.kings != 0 {
+        return None;
+    }
+    let dirs = man_capture_dirs::<R, WHITE>();
+    let promo = promotion_row::<R, WHITE>();
+    // Squares from which a man can jump in each direction.
+    let mut jumps_from = [0u64; 4];
+    for (e, j) in jumps_from.iter_mut().enumerate() {
+        if dirs & (1 << e) != 0 {
+            let r = reverse(e);
+            *j = step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r);
+        }
+    }
+    let mut n = 0;
+    for d in 0..4 {
+        if dirs & (1 << d) == 0 {
+            continue;
+        }
+        let land = step::<R::Board>(step::<R::Board>(s.men & jumps_from[d], d), d);
+        let mut goes_on = 0;
+        for (e, j) in jumps_from.iter().enumerate() {
+            if e != reverse(d) {
+                goes_on |= j;
+            }
+        }
+        match R::MID_CAPTURE {
+            // Crowning ends the move.
+            MidCapturePromotion::EndsMove => goes_on &= !promo,
+            // A man crowned on the way would go on as a king: generate.
+            MidCapturePromotion::BecomesKing if land & promo != 0 => return None,
+            MidCapturePromotion::BecomesKing | MidCapturePromotion::StaysMan => {}
+        }
+        if land & goes_on != 0 {
+            return None;
+        }
+        n += land.count_ones();
+    }
+    Some(n as u64)
 }
 
 #[inline(always)]
