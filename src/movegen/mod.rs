@@ -177,49 +177,58 @@ pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
 #[inline(always)]
 fn count_side<R: Rules, const WHITE: bool>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
     let s = sides::<R, WHITE>(pos);
-    if has_capture_side::<R, WHITE>(&s) {
-        if let Some(n) = count_single_jumps::<R, WHITE>(&s) {
+    if s.kings == 0 {
+        // Men only: the jump masks tell both whether a capture exists and, most often, how many.
+        let jumps = man_jump_sources::<R, WHITE>(&s);
+        if s.men & (jumps[0] | jumps[1] | jumps[2] | jumps[3]) == 0 {
+            return count_quiets::<R, WHITE>(&s);
+        }
+        if let Some(n) = count_single_jumps::<R, WHITE>(&s, &jumps) {
             return n;
         }
-        scratch.clear();
-        captures::<R, WHITE>(&s, scratch);
-        scratch.len() as u64
-    } else {
-        count_quiets::<R, WHITE>(&s)
+    } else if !has_capture_side::<R, WHITE>(&s) {
+        return count_quiets::<R, WHITE>(&s);
     }
+    scratch.clear();
+    captures::<R, WHITE>(&s, scratch);
+    scratch.len() as u64
 }
 
-/// The number of captures when every one is a man's single jump that cannot go on, counted by
-/// popcount; `None` when some capture may be longer (or a king of the side could take), and the
-/// sequences must be generated.
+/// For each direction in which the side's men capture, the squares from which a man could jump
+/// in it (the next square an enemy piece, the one beyond empty); 0 for the other directions.
+#[inline(always)]
+fn man_jump_sources<R: Rules, const WHITE: bool>(s: &Sides) -> [u64; 4] {
+    let dirs = man_capture_dirs::<R, WHITE>();
+    let mut sources = [0u64; 4];
+    for (e, j) in sources.iter_mut().enumerate() {
+        if dirs & (1 << e) != 0 {
+            let r = reverse(e);
+            *j = step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r);
+        }
+    }
+    sources
+}
+
+/// The number of captures of a side without kings when every one is a single jump that cannot go
+/// on, counted by popcount; `None` when some capture may be longer, and the sequences must be
+/// generated. `jumps` comes from [`man_jump_sources`].
 ///
 /// Single jumps are distinct moves (their from, to and captured piece differ), and all take one
 /// piece, so the majority rule keeps them all. A landing square can continue only in a direction
 /// other than back over the piece just taken; in those directions neither the captured piece nor
 /// the vacated origin square is in the way (both lie behind), so the board's own occupancy decides.
 #[inline(always)]
-fn count_single_jumps<R: Rules, const WHITE: bool>(s: &Sides) -> Option<u64> {
-    if s.kings != 0 {
-        return None;
-    }
+fn count_single_jumps<R: Rules, const WHITE: bool>(s: &Sides, jumps: &[u64; 4]) -> Option<u64> {
     let dirs = man_capture_dirs::<R, WHITE>();
     let promo = promotion_row::<R, WHITE>();
-    // Squares from which a man can jump in each direction.
-    let mut jumps_from = [0u64; 4];
-    for (e, j) in jumps_from.iter_mut().enumerate() {
-        if dirs & (1 << e) != 0 {
-            let r = reverse(e);
-            *j = step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r);
-        }
-    }
     let mut n = 0;
     for d in 0..4 {
         if dirs & (1 << d) == 0 {
             continue;
         }
-        let land = step::<R::Board>(step::<R::Board>(s.men & jumps_from[d], d), d);
+        let land = step::<R::Board>(step::<R::Board>(s.men & jumps[d], d), d);
         let mut goes_on = 0;
-        for (e, j) in jumps_from.iter().enumerate() {
+        for (e, j) in jumps.iter().enumerate() {
             if e != reverse(d) {
                 goes_on |= j;
             }
