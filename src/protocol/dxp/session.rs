@@ -83,12 +83,13 @@ impl Default for Config {
     }
 }
 
-/// The initiator's colour in each game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// The initiator's colour in each game: always White, always Black, or `Alternate` (White in odd
+/// games, Black in even ones). Also the values of `tiao dxp --color`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
+    // (No doc comments on the variants: clap would show them as help of the values.)
     White,
     Black,
-    /// White in odd games, Black in even ones.
     Alternate,
 }
 
