@@ -5,7 +5,8 @@
 //! - [`board`], [`rules`], [`movegen`], [`position`], [`draw`], [`notation`]: the draughts rules,
 //!   bitboard move generation and notation, generic over a rules type per variant;
 //! - [`game`]: the generic game interface the search is written against; [`variant`]: the run-time
-//!   choice of game, resolved once by [`dispatch!`];
+//!   choice of game, resolved once by [`dispatch!`]; [`track`]: a game being played (its moves and
+//!   its end by the rules), shared by the match referee and DXP;
 //! - [`morris`]: Nine Men's Morris, a game of its own behind the same traits;
 //! - [`perft`]: move-tree counting for every game;
 //! - [`eval`]: static evaluation ([`eval::Evaluate`]), weights as data; [`search`]: iterative
@@ -34,5 +35,6 @@ pub mod render;
 pub mod rules;
 pub mod search;
 pub mod time;
+pub mod track;
 pub mod tt;
 pub mod variant;

@@ -3,11 +3,11 @@
 
 mod dxp_support;
 
-use dxp_support::{Board10, Peer, Tiao, gamereq};
+use dxp_support::{Board10, Peer, Tiao, gamereq, gamereq_fen};
 use std::time::Duration;
 use tiao::color::Color;
 use tiao::protocol::dxp::game::Status;
-use tiao::protocol::dxp::message::{Board, DxpPosition, GameReq, Message, StartPosition};
+use tiao::protocol::dxp::message::Board;
 
 /// A follower playing quickly (depth 2).
 fn follower() -> (Tiao, u16) {
@@ -18,28 +18,15 @@ fn follower() -> (Tiao, u16) {
 /// tiao being White, answered with a legal first move.
 fn still_serves(port: u16) {
     let mut p = Peer::connect(port);
-    p.send(&gamereq(Color::White, 1, 0));
-    p.expect("A");
-    let mv = p.expect("M");
-    Board10::new(Board::start(), Color::Black).apply(&mv);
+    p.new_game(Color::White, 1, 0);
+    Board10::new(Board::start(), Color::Black).take(&mut p);
 }
 
 /// Starts a game with tiao as Black; returns the peer and its board.
 fn game_as_peer_white(port: u16) -> (Peer, Board10) {
     let mut p = Peer::connect(port);
-    p.send(&gamereq(Color::Black, 1, 0));
-    let acc = p.expect("A");
-    assert!(acc.ends_with('0'), "{acc}");
+    p.new_game(Color::Black, 1, 0);
     (p, Board10::new(Board::start(), Color::White))
-}
-
-/// The messages tiao sends before closing must include a CHAT naming the error.
-fn closed_with_chat(p: &mut Peer, words: &str) {
-    let rest = p.until_closed();
-    assert!(
-        rest.iter().any(|m| m.starts_with("C") && m.contains(words)),
-        "{rest:?}"
-    );
 }
 
 /// In a game where tiao plays Black, the peer (White) sends `text`: tiao closes the connection
@@ -47,7 +34,7 @@ fn closed_with_chat(p: &mut Peer, words: &str) {
 fn breaks_the_game(t: &Tiao, port: u16, text: &str, chat: &str, log: &str) {
     let (mut p, _) = game_as_peer_white(port);
     p.send(text);
-    closed_with_chat(&mut p, chat);
+    p.closed_with(chat);
     t.wait_log(log);
 }
 
@@ -73,8 +60,7 @@ fn a_complete_game_against_a_scripted_peer() {
                 break;
             }
         }
-        let mv = b.reply();
-        p.send(&mv);
+        b.answer(&mut p);
         let text = p.next().expect("tiao answers");
         if text.starts_with('E') {
             tiao_ended = true;
@@ -101,7 +87,7 @@ fn garbage_closes_the_connection_and_the_follower_waits_again() {
     ] {
         let mut p = Peer::connect(port);
         p.send_raw(bytes);
-        closed_with_chat(&mut p, "protocol error");
+        p.closed_with("protocol error");
         t.wait_log(log);
     }
     still_serves(port);
@@ -118,11 +104,11 @@ fn an_illegal_move_loses_the_game_for_the_peer() {
     assert!(line.contains("lost by test peer"), "{line}");
     // A capture is compulsory: a quiet move when a capture is on is illegal too.
     let mut p = Peer::connect(port);
-    let (req, _) = gamereq_b(Color::Black, 0, "W:W28,45:B23,5");
+    let (req, _) = gamereq_fen(Color::Black, 0, "W:W28,45:B23,5");
     p.send(&req);
     p.expect("A");
     p.send("M0001454000");
-    closed_with_chat(&mut p, "illegal move 45-40");
+    p.closed_with("illegal move 45-40");
     t.wait_log("legal: 28x19x23");
     still_serves(port);
 }
@@ -139,11 +125,11 @@ fn a_wrong_field_width_is_named() {
     // A GAMEREQ whose name field is one character short.
     let mut p = Peer::connect(port);
     p.send(&format!("R01{:<31}Z001000A", "short"));
-    closed_with_chat(&mut p, "GAMEREQ: 42 characters");
+    p.closed_with("GAMEREQ: 42 characters");
     // A bad colour letter.
     let mut p = Peer::connect(port);
     p.send(&format!("R01{:<32}B001000A", "x"));
-    closed_with_chat(&mut p, "follower colour");
+    p.closed_with("follower colour");
     still_serves(port);
 }
 
@@ -151,10 +137,8 @@ fn a_wrong_field_width_is_named() {
 fn a_disconnection_mid_game_and_the_next_connection() {
     let (t, port) = follower();
     let (mut p, mut b) = game_as_peer_white(port);
-    let mv = b.reply();
-    p.send(&mv);
-    let reply = p.expect("M");
-    b.apply(&reply);
+    b.answer(&mut p);
+    b.take(&mut p);
     drop(p);
     t.wait_log("error: the peer closed the connection in the middle of a game");
     let line = t.wait_out("game 1:");
@@ -190,23 +174,20 @@ fn the_gameend_handshake_and_games_following_one_another() {
     let (t, port) = follower();
     let mut p = Peer::connect(port);
     // Game 1: the peer ends it at once without a reason: tiao confirms, result unknown.
-    p.send(&gamereq(Color::Black, 1, 0));
-    p.expect("A");
+    p.new_game(Color::Black, 1, 0);
     p.send("E00");
     assert_eq!(p.expect("E"), "E00");
     let line = t.wait_out("game 1:");
     assert!(line.contains(" * [result unknown"), "{line}");
     // Game 2 on the same connection: the peer gives up; tiao confirms it won.
-    p.send(&gamereq(Color::Black, 1, 0));
-    p.expect("A");
+    p.new_game(Color::Black, 1, 0);
     p.send("E10");
     assert_eq!(p.expect("E"), "E30");
     let line = t.wait_out("game 2:");
     assert!(line.contains("0-2 [tiao won"), "{line}");
     // Game 3: tiao White moves first; the peer claims a win (stop code 1): tiao confirms and
     // closes the connection.
-    p.send(&gamereq(Color::White, 1, 0));
-    p.expect("A");
+    p.new_game(Color::White, 1, 0);
     p.expect("M");
     p.send("E31");
     assert_eq!(p.expect("E"), "E10");
@@ -216,23 +197,8 @@ fn the_gameend_handshake_and_games_following_one_another() {
     // A GAMEEND between games is ignored.
     let mut p = Peer::connect(port);
     p.send("E00");
-    p.send(&gamereq(Color::Black, 1, 0));
-    p.expect("A");
+    p.new_game(Color::Black, 1, 0);
     t.wait_log("GAMEEND outside a game ignored");
-}
-
-/// A GAMEREQ with position B from a FEN; `follower` is tiao's colour.
-fn gamereq_b(follower: Color, moves: u16, fen: &str) -> (String, Board) {
-    let b = <Board as tiao::game::Game>::from_fen(fen).unwrap();
-    let req = Message::GameReq(GameReq {
-        version: 1,
-        initiator: "test peer".into(),
-        follower_color: follower,
-        minutes: 1,
-        moves,
-        start: StartPosition::Setup(DxpPosition::from_board(&b)),
-    });
-    (req.to_wire(), b)
 }
 
 #[test]
@@ -240,30 +206,25 @@ fn the_follower_ends_games_itself() {
     let (t, port) = follower();
     let mut p = Peer::connect(port);
     // White (tiao) to move has no legal move in the start position: refused with code 2.
-    let (req, _) = gamereq_b(Color::White, 0, "W:W46:B41,37");
+    let (req, _) = gamereq_fen(Color::White, 0, "W:W46:B41,37");
     p.send(&req);
     assert!(p.expect("A").ends_with('2'));
     t.wait_log("white is to move and has no legal move in the start position");
     // The peer (White) captures tiao's last piece: tiao, to move without a move, gives up.
-    let (req, start) = gamereq_b(Color::Black, 0, "W:W28:B23");
+    let (req, start) = gamereq_fen(Color::Black, 0, "W:W28:B23");
     p.send(&req);
     p.expect("A");
-    let mut b = Board10::new(start, Color::White);
-    let mv = b.reply();
-    p.send(&mv);
+    Board10::new(start, Color::White).answer(&mut p);
     assert_eq!(p.expect("E"), "E10");
     p.send("E00");
     // (The refused request was no game: this is game 1.)
     let line = t.wait_out("game 1:");
     assert!(line.contains("2-0 [tiao lost"), "{line}");
     // One move each, then tiao (White) is to move at the limit: it adjudicates a draw.
-    p.send(&gamereq(Color::White, 1, 1));
-    p.expect("A");
+    p.new_game(Color::White, 1, 1);
     let mut b = Board10::new(Board::start(), Color::Black);
-    let first = p.expect("M");
-    b.apply(&first);
-    let reply = b.reply();
-    p.send(&reply);
+    b.take(&mut p);
+    b.answer(&mut p);
     assert_eq!(p.expect("E"), "E20");
     p.send("E00");
     t.wait_log("the move limit of 1 moves is reached; adjudicated a draw");
@@ -278,40 +239,31 @@ fn take_backs_are_accepted_within_the_game_and_refused_outside_it() {
     // Outside a game: continue.
     p.send("B001W");
     assert_eq!(p.expect("K"), "K2");
-    p.send(&gamereq(Color::White, 1, 0));
-    p.expect("A");
+    p.new_game(Color::White, 1, 0);
     let mut b = Board10::new(Board::start(), Color::Black);
-    let first = p.expect("M");
-    b.apply(&first);
-    let reply = b.reply();
-    p.send(&reply);
-    let second = p.expect("M");
-    b.apply(&second);
+    b.take(&mut p);
+    b.answer(&mut p);
+    b.take(&mut p);
     // A position that is not in the game: continue.
     p.send("B050Z");
     assert_eq!(p.expect("K"), "K2");
     // Back to the start with White (tiao) to move: accepted, and tiao moves again.
     p.send("B001W");
     assert_eq!(p.expect("K"), "K0");
-    let again = p.expect("M");
     let mut b = Board10::new(Board::start(), Color::Black);
-    b.apply(&again);
+    let again = b.take(&mut p);
     t.wait_log("took back 3 plies to move 1 with white to move");
     // Back to move 1 with Black (the peer) to move: accepted, tiao waits for the peer.
-    let reply = b.reply();
-    p.send(&reply);
-    let m = p.expect("M");
-    b.apply(&m);
+    b.answer(&mut p);
+    b.take(&mut p);
     p.send("B001Z");
     assert_eq!(p.expect("K"), "K0");
     t.wait_log("took back 2 plies to move 1 with black to move");
     // The game goes on from there.
     let mut b2 = Board10::new(Board::start(), Color::Black);
     b2.apply(&again);
-    let reply = b2.reply();
-    p.send(&reply);
-    let m = p.expect("M");
-    b2.apply(&m);
+    b2.answer(&mut p);
+    b2.take(&mut p);
 }
 
 #[test]
@@ -330,8 +282,7 @@ fn game_requests_that_are_refused() {
     assert!(p.expect("A").ends_with('2'));
     t.wait_log("not a valid start position: white man on square 3");
     // The connection is still usable.
-    p.send(&gamereq(Color::Black, 1, 0));
-    assert!(p.expect("A").ends_with('0'));
+    p.new_game(Color::Black, 1, 0);
 }
 
 #[test]
@@ -342,21 +293,20 @@ fn messages_out_of_turn_or_out_of_place() {
     let mut p = Peer::connect(port);
     p.send_raw(format!("{}\0M0001192300\0", gamereq(Color::White, 1, 0)).as_bytes());
     p.expect("A");
-    closed_with_chat(&mut p, "out of turn");
+    p.closed_with("out of turn");
     t.wait_log("error: MOVE 19-23 out of turn");
     // A GAMEACC sent to the follower.
     let mut p = Peer::connect(port);
     p.send(&format!("A{:<32}0", "x"));
-    closed_with_chat(&mut p, "GAMEACC from the initiator");
+    p.closed_with("GAMEACC from the initiator");
     // A MOVE outside a game.
     let mut p = Peer::connect(port);
     p.send("M0001322800");
-    closed_with_chat(&mut p, "a MOVE outside a game");
+    p.closed_with("a MOVE outside a game");
     // A stray BACKACC is ignored.
     let mut p = Peer::connect(port);
     p.send("K0");
-    p.send(&gamereq(Color::Black, 1, 0));
-    p.expect("A");
+    p.new_game(Color::Black, 1, 0);
     t.wait_log("BACKACC ignored");
 }
 
@@ -364,8 +314,7 @@ fn messages_out_of_turn_or_out_of_place() {
 fn the_follower_stops_after_its_games() {
     let (mut t, port) = Tiao::follower(&["--depth", "2", "--games", "1"]);
     let mut p = Peer::connect(port);
-    p.send(&gamereq(Color::Black, 1, 0));
-    p.expect("A");
+    p.new_game(Color::Black, 1, 0);
     p.send("E10");
     // Its last game: tiao confirms with stop code 1 and exits.
     assert_eq!(p.expect("E"), "E31");

@@ -5,12 +5,17 @@ mod dxp_support;
 
 use dxp_support::{Board10, Peer, Tiao, accept, fake_follower};
 use tiao::color::Color;
-use tiao::protocol::dxp::message::{Board, Message};
+use tiao::protocol::dxp::message::{AcceptCode, Board, GameAcc, Message};
 
 const NAME: &str = "fake follower";
 
-fn acc(code: char) -> String {
-    format!("A{NAME:<32}{code}")
+/// The scripted follower's GAMEACC.
+fn acc(code: AcceptCode) -> String {
+    Message::GameAcc(GameAcc {
+        follower: NAME.into(),
+        code,
+    })
+    .to_wire()
 }
 
 /// Starts tiao as initiator against a scripted follower; returns both.
@@ -21,6 +26,14 @@ fn initiator(args: &[&str]) -> (Tiao, Peer) {
     all.extend_from_slice(args);
     let t = Tiao::start(&all);
     let p = accept(&l);
+    (t, p)
+}
+
+/// As [`initiator`], with tiao's first GAMEREQ read and accepted.
+fn accepted(args: &[&str]) -> (Tiao, Peer) {
+    let (t, mut p) = initiator(args);
+    p.expect("R");
+    p.send(&acc(AcceptCode::Accepted));
     (t, p)
 }
 
@@ -48,7 +61,7 @@ fn the_game_request_has_the_asked_fields() {
         "--time", "7", "--moves", "40", "--color", "black", "--name", "tiao-I",
     ]);
     assert_eq!(p.expect("R"), format!("R01{:<32}W007040A", "tiao-I"));
-    p.send(&acc('3'));
+    p.send(&acc(AcceptCode::NoGames));
     // Refused: nothing played; the run fails with a clear message.
     assert!(!t.wait_exit().success());
     assert!(
@@ -68,25 +81,17 @@ fn the_game_request_has_the_asked_fields() {
 
 #[test]
 fn garbage_from_the_follower_is_a_forfeit() {
-    let (mut t, mut p) = initiator(&["--color", "white"]);
-    p.expect("R");
-    p.send(&acc('0'));
+    let (mut t, mut p) = accepted(&["--color", "white"]);
     p.expect("M");
     p.send_raw(b"\x01\x02garbage\0");
-    let rest = p.until_closed();
-    assert!(
-        rest.iter().any(|m| m.contains("protocol error")),
-        "{rest:?}"
-    );
+    p.closed_with("protocol error");
     let line = lost_by_peer(&mut t, "2-0");
     assert!(line.contains("unknown message type"), "{line}");
 }
 
 #[test]
 fn an_illegal_move_from_the_follower_is_a_forfeit() {
-    let (mut t, mut p) = initiator(&["--color", "black"]);
-    p.expect("R");
-    p.send(&acc('0'));
+    let (mut t, mut p) = accepted(&["--color", "black"]);
     // The follower (White) moves a man backward.
     p.send("M0000323700");
     p.until_closed();
@@ -96,9 +101,7 @@ fn an_illegal_move_from_the_follower_is_a_forfeit() {
 
 #[test]
 fn a_wrong_field_width_from_the_follower_is_a_forfeit() {
-    let (mut t, mut p) = initiator(&["--color", "black"]);
-    p.expect("R");
-    p.send(&acc('0'));
+    let (mut t, mut p) = accepted(&["--color", "black"]);
     p.send("M00003228000");
     p.until_closed();
     let line = lost_by_peer(&mut t, "0-2");
@@ -107,14 +110,10 @@ fn a_wrong_field_width_from_the_follower_is_a_forfeit() {
 
 #[test]
 fn a_follower_that_disconnects_mid_game_loses() {
-    let (mut t, mut p) = initiator(&["--color", "white"]);
-    p.expect("R");
-    p.send(&acc('0'));
+    let (mut t, mut p) = accepted(&["--color", "white"]);
     let mut b = Board10::new(Board::start(), Color::Black);
-    let first = p.expect("M");
-    b.apply(&first);
-    let reply = b.reply();
-    p.send(&reply);
+    b.take(&mut p);
+    b.answer(&mut p);
     p.expect("M");
     drop(p);
     let line = lost_by_peer(&mut t, "2-0");
@@ -130,14 +129,14 @@ fn games_follow_one_another_until_the_follower_stops() {
     let (mut t, mut p) = initiator(&["--games", "3", "--color", "alternate"]);
     // Game 1: tiao White moves, then the follower gives up (willing to play on).
     assert!(p.expect("R").ends_with("Z005000A"));
-    p.send(&acc('0'));
+    p.send(&acc(AcceptCode::Accepted));
     p.expect("M");
     p.send("CWell played");
     p.send("E10");
     assert_eq!(p.expect("E"), "E30");
     // Game 2: tiao Black; the follower ends it as a draw and wants to stop.
     assert!(p.expect("R").ends_with("W005000A"));
-    p.send(&acc('0'));
+    p.send(&acc(AcceptCode::Accepted));
     p.send("E21");
     assert_eq!(p.expect("E"), "E20");
     // tiao then closes without a third game.
@@ -164,9 +163,7 @@ fn games_follow_one_another_until_the_follower_stops() {
 fn the_follower_answers_tiaos_gameend() {
     // One move each from a position where Black (the follower) is left without moves after
     // tiao's capture: tiao's capture ends the game; the follower, to move, must end it.
-    let (mut t, mut p) = initiator(&["--color", "white", "--fen", "W:W28:B23"]);
-    p.expect("R");
-    p.send(&acc('0'));
+    let (mut t, mut p) = accepted(&["--color", "white", "--fen", "W:W28:B23"]);
     let m = p.expect("M");
     let Message::Move(mv) = Message::parse(&m).unwrap() else {
         panic!()

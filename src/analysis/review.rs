@@ -113,7 +113,7 @@ pub fn jobs(kind: GameKind, game: &PdnGame) -> Result<Replayed, String> {
         moves.push(t);
         jobs.push(Job {
             fen: fen.clone(),
-            moves: track.moves_hub().to_vec(),
+            moves: track.moves_hub(),
         });
     }
     Ok(Replayed { jobs, moves, sides })

@@ -2,7 +2,7 @@
 //! follower (TCP server, the default) or an initiator (`--connect`). Logs go to stderr (or
 //! `--log`), one line per event; stdout gets one line per finished game and the final score.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::io::Write;
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -17,17 +17,10 @@ use tiao::protocol::dxp::{
 };
 use tiao::variant::Variant;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorArg {
-    White,
-    Black,
-    Alternate,
-}
-
 #[derive(Args, Debug)]
 pub struct DxpArgs {
     /// Follower: listen on HOST:PORT and answer game requests (the default role).
-    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:27531")]
+    #[arg(long, value_name = "HOST:PORT", default_value_t = format!("127.0.0.1:{}", dxp::DEFAULT_PORT))]
     listen: String,
     /// Initiator: connect to a follower at HOST:PORT and ask for games.
     #[arg(long, value_name = "HOST:PORT")]
@@ -44,7 +37,7 @@ pub struct DxpArgs {
     moves: u16,
     /// Initiator: tiao's colour (alternate: white in odd games, black in even ones).
     #[arg(long, value_enum, default_value = "alternate")]
-    color: ColorArg,
+    color: ColorChoice,
     /// Initiator: start position (PDN FEN), sent as GAMEREQ position B; default: the initial
     /// position (A).
     #[arg(long)]
@@ -175,11 +168,7 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
                 games: args.games.unwrap_or(1),
                 minutes: args.time,
                 moves: args.moves,
-                color: match args.color {
-                    ColorArg::White => ColorChoice::White,
-                    ColorArg::Black => ColorChoice::Black,
-                    ColorArg::Alternate => ColorChoice::Alternate,
-                },
+                color: args.color,
                 start,
             };
             let wanted = plan.games;

@@ -1,36 +1,22 @@
-//! The referee of a match game: the position, the moves played, and the game's end by the rules.
+//! The referee of a match game: the game behind a type-erased interface, so that the runner is
+//! written once for every game.
 //!
-//! [`Track`] is the game behind a type-erased interface, so that the runner is written once for
-//! every game; [`track_for`] binds the variant (by [`dispatch!`](crate::dispatch)) to a
-//! [`GameTrack<G>`]. Moves come in as text in any accepted form (an engine's Hub move) and are
-//! matched against the legal moves, so an illegal move is caught here.
-//!
-//! The game ends by the rules when the side to move has no legal move (it has lost), when a draw
-//! counter of the variant runs out, or at the third occurrence of a position (same pieces, side
-//! to move and, for Morris, pieces in hand).
+//! [`Track`] is implemented by the shared [`GameTrack<G>`] (the position, the moves played, and
+//! the game's end by the rules: see [`track`](crate::track)); [`track_for`] binds the variant (by
+//! [`dispatch!`](crate::dispatch)) to it. Moves come in as text in any accepted form (an engine's
+//! Hub move) and are matched against the legal moves, so an illegal move is caught here.
 
 use crate::color::Color;
 use crate::dispatch;
 use crate::engine::{MoveText, move_text};
 use crate::eval::Evaluate;
 use crate::morris::MorrisPosition;
-use crate::movegen::MoveList;
 use crate::notation::MoveError;
 use crate::position::Position;
 use crate::protocol::hub::client::HubPosition;
 use crate::rules::Variant;
+use crate::track::{GameTrack, RuleEnd};
 use crate::variant::GameKind;
-
-/// How the rules end a game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum RuleEnd {
-    /// The side to move has no legal move: it has lost.
-    NoMove(Color),
-    /// A draw counter of the variant.
-    DrawRule,
-    /// The same position for the third time.
-    Repetition,
-}
 
 /// A game in progress, whatever the game.
 pub trait Track: Send {
@@ -46,10 +32,12 @@ pub trait Track: Send {
     fn start_side(&self) -> Color;
     /// The side that moves first in the variant (White; Black in english).
     fn first_side(&self) -> Color;
+    /// Plies played since the initial position.
+    fn plies(&self) -> usize;
     /// Every move played since the initial position, Hub form.
-    fn moves_hub(&self) -> &[String];
+    fn moves_hub(&self) -> Vec<String>;
     /// Every move played since the initial position, PDN form.
-    fn moves_pdn(&self) -> &[String];
+    fn moves_pdn(&self) -> Vec<String>;
     /// The side to move now.
     fn side(&self) -> Color;
     /// The current position's FEN.
@@ -60,100 +48,64 @@ pub trait Track: Send {
     fn play(&mut self, text: &str) -> Result<MoveText, MoveError>;
 }
 
-/// A game of `G`: its initial position, the current one, and the keys of those before it.
-pub struct GameTrack<G: Evaluate + HubPosition> {
-    start: G,
-    pos: G,
-    history: Vec<u64>,
-    hub: Vec<String>,
-    pdn: Vec<String>,
-}
-
-impl<G: Evaluate + HubPosition> GameTrack<G> {
-    /// A game from `fen` (the variant's start position when `None`).
-    pub fn new(fen: Option<&str>) -> Result<Self, String> {
-        let start = match fen {
-            Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
-            None => G::start(),
-        };
-        Ok(GameTrack {
-            start,
-            pos: start,
-            history: Vec::new(),
-            hub: Vec::new(),
-            pdn: Vec::new(),
-        })
-    }
-}
-
 impl<G: Evaluate + HubPosition> Track for GameTrack<G> {
     fn variant(&self) -> Variant {
-        self.start.variant()
+        self.start().variant()
     }
     fn start_fen(&self) -> String {
-        self.start.fen()
+        self.start().fen()
     }
     fn start_hub(&self) -> String {
-        self.start.hub_position()
+        self.start().hub_position()
     }
     fn starts_at_start(&self) -> bool {
-        self.start.key() == G::start().key()
+        self.start().key() == G::start().key()
     }
     fn start_side(&self) -> Color {
-        self.start.side()
+        self.start().side()
     }
     fn first_side(&self) -> Color {
         G::start().side()
     }
-    fn moves_hub(&self) -> &[String] {
-        &self.hub
+    fn plies(&self) -> usize {
+        GameTrack::plies(self)
     }
-    fn moves_pdn(&self) -> &[String] {
-        &self.pdn
+    fn moves_hub(&self) -> Vec<String> {
+        self.hub_moves()
+    }
+    fn moves_pdn(&self) -> Vec<String> {
+        self.pdn_moves()
     }
     fn side(&self) -> Color {
-        self.pos.side()
+        GameTrack::side(self)
     }
     fn fen(&self) -> String {
-        self.pos.fen()
+        self.position().fen()
     }
-
     fn status(&self) -> Option<RuleEnd> {
-        let mut list = MoveList::default();
-        self.pos.generate(&mut list);
-        if list.is_empty() {
-            return Some(RuleEnd::NoMove(self.pos.side()));
-        }
-        if self.pos.draw_by_rule() {
-            return Some(RuleEnd::DrawRule);
-        }
-        let key = self.pos.key();
-        let earlier = self
-            .history
-            .iter()
-            .rev()
-            .take(self.pos.reversible_plies() as usize)
-            .filter(|&&k| k == key)
-            .count();
-        (earlier >= 2).then_some(RuleEnd::Repetition)
+        GameTrack::status(self)
     }
-
     fn play(&mut self, text: &str) -> Result<MoveText, MoveError> {
-        let m = self.pos.parse_move(text)?;
-        let t = move_text(&self.pos, &m);
-        self.history.push(self.pos.key());
-        self.pos = self.pos.make(&m);
-        self.hub.push(t.hub.clone());
-        self.pdn.push(t.pdn.clone());
-        Ok(t)
+        let before = *self.position();
+        let m = self.play_text(text)?;
+        Ok(move_text(&before, &m))
     }
+}
+
+/// The game of `G` from `fen` (the variant's start position when `None`).
+fn boxed<G: Evaluate + HubPosition>(fen: Option<&str>) -> Result<Box<dyn Track>, String> {
+    let start = match fen {
+        Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
+        None => G::start(),
+    };
+    Ok(Box::new(GameTrack::new(start)))
 }
 
 /// A game of `kind` from `fen` (or the start position).
 pub fn track_for(kind: GameKind, fen: Option<&str>) -> Result<Box<dyn Track>, String> {
     dispatch!(kind,
-        R => Ok(Box::new(GameTrack::<Position<R>>::new(fen)?) as Box<dyn Track>),
-        morris => Ok(Box::new(GameTrack::<MorrisPosition>::new(fen)?) as Box<dyn Track>))
+        R => boxed::<Position<R>>(fen),
+        morris => boxed::<MorrisPosition>(fen))
 }
 
 #[cfg(test)]
@@ -177,18 +129,5 @@ mod tests {
         assert!(!t.starts_at_start());
         t.play("46x37").unwrap();
         assert_eq!(t.status(), Some(RuleEnd::NoMove(Color::Black)));
-    }
-
-    #[test]
-    fn third_repetition() {
-        let kind = GameKind::new(Variant::International);
-        let mut t = track_for(kind, Some("W:WK48:BK3")).unwrap();
-        for _ in 0..2 {
-            for m in ["48-42", "3-8", "42-48", "8-3"] {
-                assert_eq!(t.status(), None);
-                t.play(m).unwrap();
-            }
-        }
-        assert_eq!(t.status(), Some(RuleEnd::Repetition));
     }
 }

@@ -15,12 +15,13 @@
 use super::clock::{Clock, Control};
 use super::openings::{self, Opening};
 use super::player::{Failure, Player, Request};
-use super::referee::{RuleEnd, Track, track_for};
+use super::referee::{Track, track_for};
 use super::stats::{Sprt, SprtState, Wdl};
 use super::{Log, PlayerSpec};
 use crate::color::Color;
 use crate::notation::pdn::{self, PdnGame, PdnMove};
 use crate::search::Score;
+use crate::track::RuleEnd;
 use crate::variant::GameKind;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -427,16 +428,17 @@ fn play_game(
             if let Some(r) = track.status() {
                 break End::Rules(r);
             }
-            if track.moves_hub().len() >= cfg.max_plies as usize {
+            if track.plies() >= cfg.max_plies as usize {
                 break End::MaxPlies;
             }
             let p = index_of(track.side());
             let start_fen = track.start_fen();
             let start_hub = track.start_hub();
+            let moves = track.moves_hub();
             let req = Request {
                 start_fen: &start_fen,
                 start_hub: &start_hub,
-                moves: track.moves_hub(),
+                moves: &moves,
                 budget: clocks[p].budget(),
                 deadline: clocks[p].deadline(cfg.margin, cfg.hang_timeout),
             };
@@ -473,7 +475,7 @@ fn play_game(
             comments.push(move_comment(reply.score, reply.depth, used));
             // A move answered at once (depth 0: a single legal move) carries no searched score:
             // it neither counts for adjudication nor breaks a streak.
-            let ply = track.moves_hub().len() as u32;
+            let ply = track.plies() as u32;
             if reply.depth != Some(0)
                 && let Some(e) = streaks.record(&cfg.adjudication, p, reply.score, ply)
             {
@@ -539,8 +541,8 @@ fn play_game(
     game.set_tag("TimeControl", cfg.control.pdn_tag());
     game.set_tag("Opening", opening.name.clone());
     game.set_tag("Termination", end.termination());
-    for (i, text) in track.moves_pdn().iter().enumerate() {
-        let mut m = PdnMove::new(text.clone());
+    for (i, text) in track.moves_pdn().into_iter().enumerate() {
+        let mut m = PdnMove::new(text);
         if i + 1 == opening_plies {
             m.comments.push("end of opening".into());
         }
@@ -563,7 +565,7 @@ fn play_game(
         score_a,
         end,
         reason,
-        plies: track.moves_hub().len() - opening_plies,
+        plies: track.plies() - opening_plies,
         pdn: game,
         sides: (track.first_side(), track.start_side()),
     }

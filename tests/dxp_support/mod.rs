@@ -1,5 +1,6 @@
 //! Helpers of the DXP integration tests: the `tiao` binary as a child process whose log is read
-//! line by line, and a scripted peer on a raw socket. Everything runs on loopback with ephemeral
+//! line by line, and a scripted peer on a raw socket (its messages built by the library's own
+//! encoder, its moves kept by the library's DXP game). Everything runs on loopback with ephemeral
 //! ports, and every wait has a timeout (a child still running at the end is killed).
 
 #![allow(dead_code)]
@@ -10,9 +11,12 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use tiao::color::Color;
+use tiao::game::Game as _;
 use tiao::protocol::dxp::framing::Deframer;
 use tiao::protocol::dxp::game::{Game, Setup};
-use tiao::protocol::dxp::message::{Board, DxpMove, Message};
+use tiao::protocol::dxp::message::{
+    Board, DxpMove, DxpPosition, GameReq, Message, StartPosition, VERSION,
+};
 
 /// The longest any single wait may take.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
@@ -249,12 +253,55 @@ impl Peer {
         }
         v
     }
+
+    /// Asks tiao (the follower) for a game with the initial position (`follower`: tiao's
+    /// colour) and checks that it accepts.
+    pub fn new_game(&mut self, follower: Color, minutes: u16, moves: u16) {
+        self.send(&gamereq(follower, minutes, moves));
+        let acc = self.expect("A");
+        assert!(acc.ends_with('0'), "{acc}");
+    }
+
+    /// Reads until tiao closes the connection, which it must do after a message (its CHAT)
+    /// containing `words`.
+    pub fn closed_with(&mut self, words: &str) {
+        let rest = self.until_closed();
+        assert!(
+            rest.iter().any(|m| m.starts_with('C') && m.contains(words)),
+            "{rest:?}"
+        );
+    }
+}
+
+/// The name the scripted initiator gives in its GAMEREQs.
+pub const PEER: &str = "test peer";
+
+/// A GAMEREQ from [`PEER`] (`follower` is tiao's colour), from `start` (position B) or the
+/// initial position (A).
+fn gamereq_from(follower: Color, minutes: u16, moves: u16, start: Option<&Board>) -> String {
+    Message::GameReq(GameReq {
+        version: VERSION,
+        initiator: PEER.into(),
+        follower_color: follower,
+        minutes,
+        moves,
+        start: start.map_or(StartPosition::Initial, |b| {
+            StartPosition::Setup(DxpPosition::from_board(b))
+        }),
+    })
+    .to_wire()
 }
 
 /// A GAMEREQ with the initial position: `follower` is tiao's colour.
 pub fn gamereq(follower: Color, minutes: u16, moves: u16) -> String {
-    let c = if follower == Color::White { 'W' } else { 'Z' };
-    format!("R01{:<32}{c}{minutes:03}{moves:03}A", "test peer")
+    gamereq_from(follower, minutes, moves, None)
+}
+
+/// A one-minute GAMEREQ with position B from a FEN; `follower` is tiao's colour. Returns the
+/// position too.
+pub fn gamereq_fen(follower: Color, moves: u16, fen: &str) -> (String, Board) {
+    let b = Board::from_fen(fen).unwrap();
+    (gamereq_from(follower, 1, moves, Some(&b)), b)
 }
 
 /// A game kept by the scripted peer, to answer with legal moves.
@@ -264,17 +311,16 @@ pub struct Board10 {
 
 impl Board10 {
     pub fn new(start: Board, peer: Color) -> Board10 {
+        let setup = Setup {
+            number: 1,
+            start,
+            from_position: false,
+            ours: peer,
+            minutes: 0,
+            move_limit: 0,
+        };
         Board10 {
-            game: Game::new(Setup {
-                number: 1,
-                start,
-                from_position: false,
-                ours: peer,
-                white: String::new(),
-                black: String::new(),
-                minutes: 0,
-                move_limit: 0,
-            }),
+            game: Game::new(setup, PEER, "tiao"),
         }
     }
 
@@ -292,9 +338,22 @@ impl Board10 {
 
     /// The peer's reply: its first legal move, played, as a MOVE text.
     pub fn reply(&mut self) -> String {
-        let m = self.game.legal_moves()[0];
+        let m = self.game.track().legal()[0];
         self.game.play(m);
         Message::Move(DxpMove::from_move(&m, 1)).to_wire()
+    }
+
+    /// Receives tiao's MOVE from `p` and applies it; returns its text.
+    pub fn take(&mut self, p: &mut Peer) -> String {
+        let text = p.expect("M");
+        self.apply(&text);
+        text
+    }
+
+    /// Plays the peer's reply and sends it to tiao through `p`.
+    pub fn answer(&mut self, p: &mut Peer) {
+        let text = self.reply();
+        p.send(&text);
     }
 }
 

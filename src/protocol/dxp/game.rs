@@ -1,22 +1,25 @@
-//! One DXP game: the start position, the moves played, and what the rules say about it. No I/O:
-//! the session feeds it the moves of both sides.
+//! One DXP game: what is DXP's own about it, on top of the shared [`GameTrack`] (the moves played
+//! and the end by the rules, as `tiao match` sees it too). No I/O: the session feeds it the moves
+//! of both sides.
 //!
 //! - [`Game::match_move`] turns a received MOVE (from, to, captured squares in any order) into the
 //!   legal move it names, or says why it names none;
-//! - [`Game::status`] tells whether the game is over at the side to move: no legal move (that
-//!   side lost), a draw by the international rules (the 25-move king rule, the 16- and 5-move
-//!   endgame rules, the third repetition), or the GAMEREQ's move limit reached;
-//! - [`Game::back_to`] takes moves back for a BACKREQ.
+//! - [`Game::status`] tells whether the game is over at the side to move: the rules' end (no
+//!   legal move: that side lost; a draw by the international rules: the 25-move king rule, the
+//!   16- and 5-move endgame rules, the third repetition), or the GAMEREQ's move limit reached;
+//! - [`Game::back_to`] takes moves back for a BACKREQ;
+//! - [`Game::record`] is the finished game, with its [`Outcome`], for the summary and the PDN.
 //!
-//! Invariant: `positions.len() == moves.len() + 1 == pdn.len() + 1`; `positions[i + 1]` is
-//! `positions[i]` after `moves[i]`, a legal move.
+//! Invariant: the track's moves are the game's one record (PDN and Hub texts are derived from
+//! them), and the track starts at `setup.start`.
 
 use super::message::{BackReq, Board, DxpMove, SQUARES};
 use crate::board::{Bits, Geometry};
 use crate::color::Color;
 use crate::game::Game as _;
-use crate::movegen::{Move, MoveList};
+use crate::movegen::Move;
 use crate::rules::{International, Rules};
+use crate::track::{GameTrack, RuleEnd};
 use std::fmt;
 
 type Geo = <International as Rules>::Board;
@@ -53,14 +56,14 @@ impl Outcome {
 }
 
 /// What the rules say about the position of the side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Status {
     /// The game goes on.
     Ongoing,
     /// The side to move has no legal move: it has lost.
     NoMove(Color),
     /// A draw by the rules (the rule's wording).
-    Draw(String),
+    Draw(&'static str),
     /// Both sides have played the GAMEREQ's number of moves.
     MoveLimit,
 }
@@ -118,9 +121,6 @@ pub struct Setup {
     pub from_position: bool,
     /// The colour this engine plays.
     pub ours: Color,
-    /// Names of the players.
-    pub white: String,
-    pub black: String,
     /// Thinking time per player, minutes (GAMEREQ).
     pub minutes: u16,
     /// Moves of the whole game (0: no limit).
@@ -131,19 +131,27 @@ pub struct Setup {
 #[derive(Clone, Debug)]
 pub struct Game {
     setup: Setup,
-    positions: Vec<Board>,
-    moves: Vec<Move>,
-    pdn: Vec<String>,
+    white: String,
+    black: String,
+    track: GameTrack<Board>,
 }
 
+/// How the third repetition is worded.
+const REPETITION: &str = "the same position for the third time";
+
 impl Game {
-    /// A game at its start position.
-    pub fn new(setup: Setup) -> Game {
+    /// A game at its start position between this engine, named `me`, and `peer`.
+    pub fn new(setup: Setup, me: &str, peer: &str) -> Game {
+        let (white, black) = if setup.ours == Color::White {
+            (me, peer)
+        } else {
+            (peer, me)
+        };
         Game {
-            positions: vec![setup.start],
+            white: white.to_string(),
+            black: black.to_string(),
+            track: GameTrack::new(setup.start),
             setup,
-            moves: Vec::new(),
-            pdn: Vec::new(),
         }
     }
 
@@ -151,87 +159,53 @@ impl Game {
         &self.setup
     }
 
-    /// The current position.
-    pub fn position(&self) -> &Board {
-        self.positions.last().expect("a game has a start position")
+    /// The name of White's player.
+    pub fn white(&self) -> &str {
+        &self.white
     }
 
-    /// The side to move.
-    pub fn to_move(&self) -> Color {
-        self.position().side()
+    /// The name of Black's player.
+    pub fn black(&self) -> &str {
+        &self.black
+    }
+
+    /// The position and the moves played.
+    pub fn track(&self) -> &GameTrack<Board> {
+        &self.track
     }
 
     /// Whether this engine is to move.
     pub fn our_turn(&self) -> bool {
-        self.to_move() == self.setup.ours
-    }
-
-    /// Plies played since the start position.
-    pub fn plies(&self) -> usize {
-        self.moves.len()
+        self.track.side() == self.setup.ours
     }
 
     /// Moves `side` has played.
     pub fn moves_by(&self, side: Color) -> u32 {
         let first = self.setup.start.side();
-        let n = self.plies() as u32;
+        let n = self.track.plies() as u32;
         if side == first { n.div_ceil(2) } else { n / 2 }
     }
 
-    /// The moves played, in PDN.
-    pub fn pdn_moves(&self) -> &[String] {
-        &self.pdn
-    }
-
-    /// The moves played, in Hub form (for the engine's `set_position`).
-    pub fn hub_moves(&self) -> Vec<String> {
-        self.positions
-            .iter()
-            .zip(&self.moves)
-            .map(|(p, m)| p.move_to_hub(m))
-            .collect()
-    }
-
-    /// The start position's FEN.
-    pub fn start_fen(&self) -> String {
-        self.setup.start.fen()
-    }
-
-    fn legal(&self) -> MoveList {
-        let mut l = MoveList::default();
-        self.position().generate(&mut l);
-        l
-    }
-
-    /// The legal moves of the current position.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        self.legal().as_slice().to_vec()
-    }
-
-    /// What the rules say about the current position.
+    /// What the rules and the move limit say about the current position.
     pub fn status(&self) -> Status {
-        let pos = self.position();
-        if self.legal().is_empty() {
-            return Status::NoMove(pos.side());
+        match self.track.status() {
+            Some(RuleEnd::NoMove(c)) => Status::NoMove(c),
+            Some(RuleEnd::DrawRule) => Status::Draw(
+                self.track
+                    .position()
+                    .draw_by_rule()
+                    .map_or("a draw rule", |rule| rule.source),
+            ),
+            Some(RuleEnd::Repetition) => Status::Draw(REPETITION),
+            None => {
+                let limit = self.setup.move_limit as usize;
+                if limit > 0 && self.track.plies() >= 2 * limit {
+                    Status::MoveLimit
+                } else {
+                    Status::Ongoing
+                }
+            }
         }
-        if let Some(rule) = pos.draw_by_rule() {
-            return Status::Draw(rule.source.to_string());
-        }
-        let window = pos.reversible_plies() as usize;
-        let earlier = self.positions[..self.positions.len() - 1]
-            .iter()
-            .rev()
-            .take(window)
-            .filter(|p| same_placement(p, pos))
-            .count();
-        if earlier >= 2 {
-            return Status::Draw("the same position for the third time".into());
-        }
-        let limit = self.setup.move_limit as usize;
-        if limit > 0 && self.plies() >= 2 * limit {
-            return Status::MoveLimit;
-        }
-        Status::Ongoing
     }
 
     /// The legal move a received MOVE names.
@@ -254,14 +228,14 @@ impl Game {
             }
             captured |= b;
         }
-        let legal = self.legal();
+        let legal = self.track.legal();
         if let Some(found) = legal
             .iter()
             .find(|l| l.from == from && l.to == to && l.captured == captured)
         {
             return Ok(*found);
         }
-        let pos = self.position();
+        let pos = self.track.position();
         let mut sorted: Vec<&Move> = legal.iter().collect();
         sorted.sort_by_key(|l| (Geo::number_of_bit(l.from), Geo::number_of_bit(l.to)));
         let list: Vec<String> = sorted.iter().map(|l| pos.move_to_hub(l)).collect();
@@ -278,18 +252,9 @@ impl Game {
         )))
     }
 
-    /// The legal move whose Hub text is `text` (the engine's answer).
-    pub fn parse_hub(&self, text: &str) -> Option<Move> {
-        self.position().parse_move(text).ok()
-    }
-
     /// Plays a legal move.
     pub fn play(&mut self, m: Move) {
-        let pos = *self.position();
-        debug_assert!(self.legal().iter().any(|l| l.same_as(&m)));
-        self.pdn.push(pos.move_to_pdn(&m));
-        self.moves.push(m);
-        self.positions.push(pos.make(&m));
+        self.track.play(m);
     }
 
     /// The ply (plies from the start position) a BACKREQ names, if it is in this game: move
@@ -298,49 +263,30 @@ impl Game {
     pub fn ply_of(&self, req: &BackReq) -> Option<usize> {
         let n = 2 * (req.move_number as i64 - 1) + i64::from(req.color == Color::Black)
             - i64::from(self.setup.start.side() == Color::Black);
-        usize::try_from(n).ok().filter(|&p| p <= self.plies())
+        usize::try_from(n).ok().filter(|&p| p <= self.track.plies())
     }
 
     /// Goes back to the position a BACKREQ names; returns the plies taken back, or `None` (and
     /// changes nothing) when that position is not in this game.
     pub fn back_to(&mut self, req: &BackReq) -> Option<usize> {
         let ply = self.ply_of(req)?;
-        let taken = self.plies() - ply;
-        self.moves.truncate(ply);
-        self.pdn.truncate(ply);
-        self.positions.truncate(ply + 1);
-        Some(taken)
+        Some(self.track.take_back_to(ply))
     }
 
     /// The record of this game, ended with `outcome` for the reason `termination`.
     pub fn record(&self, outcome: Outcome, termination: &str) -> Record {
         Record {
             number: self.setup.number,
-            white: self.setup.white.clone(),
-            black: self.setup.black.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
             ours: self.setup.ours,
-            setup_fen: self.setup.from_position.then(|| self.start_fen()),
+            setup_fen: self.setup.from_position.then(|| self.setup.start.fen()),
             first: self.setup.start.side(),
-            moves: self.pdn.clone(),
+            moves: self.track.pdn_moves(),
             outcome,
             termination: termination.to_string(),
         }
     }
-
-    /// A move as a DXP MOVE.
-    pub fn to_dxp(m: &Move, seconds: u16) -> DxpMove {
-        DxpMove::from_move(m, seconds)
-    }
-}
-
-/// Whether two positions have the same pieces and side to move (repetition; the draw counters
-/// may differ).
-fn same_placement(a: &Board, b: &Board) -> bool {
-    a.key() == b.key()
-        && a.white() == b.white()
-        && a.black() == b.black()
-        && a.kings() == b.kings()
-        && a.side() == b.side()
 }
 
 /// Squares of a bitboard, as numbers (for logs and tests).
@@ -354,17 +300,17 @@ pub fn squares_of(bb: u64) -> Vec<u32> {
 mod tests {
     use super::*;
 
-    fn setup(start: Board, move_limit: u16) -> Setup {
-        Setup {
+    /// A game of "a" (White, this engine) against "b".
+    fn game(start: Board, move_limit: u16) -> Game {
+        let setup = Setup {
             number: 1,
             start,
             from_position: false,
             ours: Color::White,
-            white: "a".into(),
-            black: "b".into(),
             minutes: 1,
             move_limit,
-        }
+        };
+        Game::new(setup, "a", "b")
     }
 
     fn mv(from: u8, to: u8, captured: &[u8]) -> DxpMove {
@@ -378,22 +324,22 @@ mod tests {
 
     #[test]
     fn moves_match_with_captures_in_any_order() {
-        let mut g = Game::new(setup(Board::start(), 0));
+        let mut g = game(Board::start(), 0);
         for (f, t) in [(32, 28), (19, 23)] {
             let m = g.match_move(&mv(f, t, &[])).unwrap();
             g.play(m);
         }
         let m = g.match_move(&mv(28, 19, &[23])).unwrap();
         g.play(m);
-        assert_eq!(g.pdn_moves(), ["32-28", "19-23", "28x19"]);
-        assert_eq!(g.hub_moves(), ["32-28", "19-23", "28x19x23"]);
+        assert_eq!(g.track().pdn_moves(), ["32-28", "19-23", "28x19"]);
+        assert_eq!(g.track().hub_moves(), ["32-28", "19-23", "28x19x23"]);
         // A king capturing four pieces in one line: captured squares in any order.
         let pos = crate::notation::fen::parse::<International>("W:WK46:B41,32,23,14").unwrap();
-        let g = Game::new(setup(pos, 0));
+        let g = game(pos, 0);
         for order in [[41, 32, 23, 14], [23, 14, 41, 32]] {
             let m = g.match_move(&mv(46, 5, &order)).unwrap();
             assert_eq!(squares_of(m.captured), [14, 23, 32, 41]);
-            assert_eq!(Game::to_dxp(&m, 7), mv_t(7, 46, 5, &[14, 23, 32, 41]));
+            assert_eq!(DxpMove::from_move(&m, 7), mv_t(7, 46, 5, &[14, 23, 32, 41]));
         }
         // The same captures with the other landing square are another move.
         assert_ne!(
@@ -413,7 +359,7 @@ mod tests {
 
     #[test]
     fn illegal_moves_say_why() {
-        let g = Game::new(setup(Board::start(), 0));
+        let g = game(Board::start(), 0);
         let e = g.match_move(&mv(32, 26, &[])).unwrap_err().to_string();
         assert!(e.starts_with("illegal move 32-26: it is not among"), "{e}");
         assert!(e.contains("; legal: 31-26 31-27 32-27 32-28 "), "{e}");
@@ -425,7 +371,7 @@ mod tests {
             .to_string();
         assert!(e.contains("captured twice"), "{e}");
         // A capture is compulsory: the quiet move is illegal.
-        let mut g = Game::new(setup(Board::start(), 0));
+        let mut g = game(Board::start(), 0);
         for (f, t) in [(32, 28), (19, 23)] {
             let m = g.match_move(&mv(f, t, &[])).unwrap();
             g.play(m);
@@ -438,11 +384,11 @@ mod tests {
     fn status_sees_no_move_repetition_and_the_move_limit() {
         // Black has no piece left to move: White has won.
         let pos = crate::notation::fen::parse::<International>("B:W28:B").unwrap();
-        let g = Game::new(setup(pos, 0));
+        let g = game(pos, 0);
         assert_eq!(g.status(), Status::NoMove(Color::Black));
         // Kings going back and forth: the third occurrence is a draw.
         let pos = crate::notation::fen::parse::<International>("W:WK47:BK4").unwrap();
-        let mut g = Game::new(setup(pos, 0));
+        let mut g = game(pos, 0);
         let cycle = [(47, 42), (4, 10), (42, 47), (10, 4)];
         for round in 0..2 {
             for (i, (f, t)) in cycle.iter().enumerate() {
@@ -453,7 +399,7 @@ mod tests {
         }
         assert!(matches!(g.status(), Status::Draw(s) if s.contains("third time")));
         // Two moves each, then the limit.
-        let mut g = Game::new(setup(Board::start(), 2));
+        let mut g = game(Board::start(), 2);
         for (f, t) in [(32, 28), (18, 22), (37, 32), (12, 18)] {
             assert_eq!(g.status(), Status::Ongoing);
             let m = g.match_move(&mv(f, t, &[])).unwrap();
@@ -461,11 +407,34 @@ mod tests {
         }
         assert_eq!(g.status(), Status::MoveLimit);
         assert_eq!((g.moves_by(Color::White), g.moves_by(Color::Black)), (2, 2));
+        // A king against a lone king, never repeating nor offering a capture: the 5-move rule,
+        // in its own words.
+        let pos = crate::notation::fen::parse::<International>("W:WK47:BK4").unwrap();
+        let mut g = game(pos, 0);
+        let mut seen = vec![pos.key()];
+        while g.status() == Status::Ongoing {
+            let pos = *g.track().position();
+            let quiet = |p: &Board| GameTrack::new(*p).legal().iter().all(|m| !m.is_capture());
+            let m = *g
+                .track()
+                .legal()
+                .iter()
+                .find(|m| !seen.contains(&pos.make(m).key()) && quiet(&pos.make(m)))
+                .unwrap();
+            g.play(m);
+            seen.push(g.track().position().key());
+        }
+        assert_eq!(g.track().plies(), 10);
+        assert!(matches!(g.status(), Status::Draw(s) if s.contains("5 more moves")));
+        let r = g.record(Outcome::Draw, "drawn");
+        assert_eq!((r.white.as_str(), r.black.as_str()), ("a", "b"));
+        assert_eq!(r.moves, g.track().pdn_moves());
+        assert_eq!(r.our_points(), Some(1));
     }
 
     #[test]
     fn take_backs_follow_the_move_numbers() {
-        let mut g = Game::new(setup(Board::start(), 0));
+        let mut g = game(Board::start(), 0);
         for (f, t) in [(32, 28), (18, 22), (37, 32), (12, 18)] {
             let m = g.match_move(&mv(f, t, &[])).unwrap();
             g.play(m);
@@ -479,11 +448,11 @@ mod tests {
         assert_eq!(g.ply_of(&req(3, Color::White)), Some(4));
         assert_eq!(g.ply_of(&req(3, Color::Black)), None);
         assert_eq!(g.back_to(&req(2, Color::White)), Some(2));
-        assert_eq!(g.pdn_moves(), ["32-28", "18-22"]);
-        assert_eq!(g.to_move(), Color::White);
+        assert_eq!(g.track().pdn_moves(), ["32-28", "18-22"]);
+        assert_eq!(g.track().side(), Color::White);
         // Black moving first: its first move is move 1 with Black to move.
         let pos = crate::notation::fen::parse::<International>("B:W31-50:B1-20").unwrap();
-        let g = Game::new(setup(pos, 0));
+        let g = game(pos, 0);
         assert_eq!(g.ply_of(&req(1, Color::Black)), Some(0));
         assert_eq!(g.ply_of(&req(1, Color::White)), None);
     }

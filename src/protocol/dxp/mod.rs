@@ -5,8 +5,8 @@
 //! Layers, bottom up:
 //! - [`message`]: the typed messages and their fixed-width text, with typed errors;
 //! - [`framing`]: NUL-terminated frames over a byte stream, however the reads split them;
-//! - [`game`]: one game's moves and what the rules say about it; [`clock`]: our clock and the
-//!   time of each move;
+//! - [`game`]: one game, on the shared [`GameTrack`](crate::track::GameTrack): MOVE matching,
+//!   take-backs, the move limit, the result; [`clock`]: our clock and the time of each move;
 //! - [`session`]: one connection's state machine in either role, driving the [`Engine`];
 //! - [`server`] (follower, TCP server) and [`client`] (initiator, TCP client);
 //! - [`pdn`]: finished games as PDN; [`log`]: one line per event.
@@ -29,7 +29,7 @@ use crate::engine::{Engine, EngineError, EngineOptions};
 use crate::time::TimeParams;
 use crate::variant::{GameKind, Variant};
 
-/// The default TCP port of DXP.
+/// The default TCP port of DXP (`tiao dxp --listen` defaults to it on 127.0.0.1).
 pub const DEFAULT_PORT: u16 = 27531;
 
 /// An engine for DXP games: international draughts, with the DXP move overhead.

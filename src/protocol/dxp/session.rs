@@ -13,6 +13,9 @@
 //! - at our turn the game is checked first: no legal move → GAMEEND `1` (I give up); a draw by
 //!   the rules → GAMEEND `2`; the GAMEREQ's move limit → a short search adjudicates (±3 men:
 //!   GAMEEND `3` or `1`, else `2`); otherwise the engine searches and we send its MOVE;
+//! - when the rules have ended the game at the peer's turn we wait for its GAMEEND; a MOVE it
+//!   sends after a draw is logged with a warning and answered with GAMEEND `2` (derived from the
+//!   game each time, never kept as state);
 //! - a received GAMEEND is always answered with a GAMEEND (our reason and our stop code), at any
 //!   moment of a game; the result is the rules' verdict when the rules have ended the game, or
 //!   else the reason the sender gave (`0` leaves it unknown);
@@ -38,6 +41,8 @@ use super::message::{
 use super::pdn;
 use crate::color::Color;
 use crate::engine::{Done, Engine, Event, EventSink};
+use crate::game::Game as _;
+use crate::track::{GameTrack, RuleEnd};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::io::Write;
 use std::net::{Shutdown, TcpStream};
@@ -78,12 +83,13 @@ impl Default for Config {
     }
 }
 
-/// The initiator's colour in each game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// The initiator's colour in each game: always White, always Black, or `Alternate` (White in odd
+/// games, Black in even ones). Also the values of `tiao dxp --color`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
+    // (No doc comments on the variants: clap would show them as help of the values.)
     White,
     Black,
-    /// White in odd games, Black in even ones.
     Alternate,
 }
 
@@ -166,8 +172,6 @@ struct Live {
     turn_started: Instant,
     /// The running search: its id and purpose.
     search: Option<(u64, Purpose)>,
-    /// The rules ended the game at the peer's turn, which should have sent GAMEEND.
-    over_at_peer_turn: Option<Status>,
 }
 
 enum State {
@@ -472,8 +476,6 @@ impl<'a> Session<'a> {
             start,
             from_position: plan.start.is_some(),
             ours,
-            white: String::new(),
-            black: String::new(),
             minutes: plan.minutes,
             move_limit: plan.moves,
         };
@@ -504,17 +506,7 @@ impl<'a> Session<'a> {
                 )
             })?,
         };
-        let game = Game::new(Setup {
-            number: 0,
-            start: board,
-            from_position: true,
-            ours: Color::White,
-            white: String::new(),
-            black: String::new(),
-            minutes: 0,
-            move_limit: 0,
-        });
-        if let Status::NoMove(c) = game.status() {
+        if let Some(RuleEnd::NoMove(c)) = GameTrack::new(board).status() {
             return Err((
                 AcceptCode::NotThisGame,
                 format!("{c} is to move and has no legal move in the start position"),
@@ -562,8 +554,6 @@ impl<'a> Session<'a> {
             start: board,
             from_position: matches!(req.start, StartPosition::Setup(_)),
             ours: req.follower_color,
-            white: String::new(),
-            black: String::new(),
             minutes: req.minutes,
             move_limit: req.moves,
         };
@@ -595,21 +585,17 @@ impl<'a> Session<'a> {
         self.start_game(*setup, at);
     }
 
-    fn start_game(&mut self, mut setup: Setup, at: Instant) {
-        let (me, peer) = (self.cfg.name.clone(), self.peer.clone());
-        (setup.white, setup.black) = if setup.ours == Color::White {
-            (me, peer)
-        } else {
-            (peer, me)
-        };
+    fn start_game(&mut self, setup: Setup, at: Instant) {
         self.next_number = setup.number + 1;
         self.engine.new_game();
         let clock = self.our_clock(setup.minutes);
+        let game = Game::new(setup, &self.cfg.name, &self.peer);
+        let setup = game.setup();
         self.log(&format!(
             "game {} start: {} (white) - {} (black), {} min each{}, {} moves, start {}{}; tiao plays {}, clock {:.3} s",
             setup.number,
-            setup.white,
-            setup.black,
+            game.white(),
+            game.black(),
             setup.minutes,
             if setup.minutes == 0 { " (read as 30 s)" } else { "" },
             if setup.move_limit == 0 {
@@ -618,17 +604,16 @@ impl<'a> Session<'a> {
                 setup.move_limit.to_string()
             },
             if setup.from_position { "position " } else { "" },
-            crate::game::Game::fen(&setup.start),
+            setup.start.fen(),
             setup.ours,
             secs(clock.total),
         ));
         let live = Live {
-            game: Game::new(setup),
+            game,
             clock,
             peer_used: Duration::ZERO,
             turn_started: at,
             search: None,
-            over_at_peer_turn: None,
         };
         self.state = State::Playing(Box::new(live));
         self.next_turn();
@@ -645,12 +630,10 @@ impl<'a> Session<'a> {
         let number = live.game.setup().number;
         if !live.game.our_turn() {
             if status != Status::Ongoing {
-                let line = format!(
+                self.log(&format!(
                     "game {number}: the game is over at the peer's turn ({}); waiting for its GAMEEND",
-                    describe(&status)
-                );
-                live.over_at_peer_turn = Some(status);
-                self.log(&line);
+                    describe(status)
+                ));
             }
             return;
         }
@@ -665,7 +648,7 @@ impl<'a> Session<'a> {
                     &format!("{ours} has no legal move"),
                 );
             }
-            Status::Draw(why) => self.end_game(EndReason::Draw, Outcome::Draw, &why),
+            Status::Draw(why) => self.end_game(EndReason::Draw, Outcome::Draw, why),
         }
     }
 
@@ -673,8 +656,8 @@ impl<'a> Session<'a> {
         let State::Playing(live) = &mut self.state else {
             return;
         };
-        let fen = live.game.start_fen();
-        let moves = live.game.hub_moves();
+        let fen = live.game.setup().start.fen();
+        let moves = live.game.track().hub_moves();
         let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         if let Err(e) = self.engine.set_position(Some(&fen), &refs) {
             let why = format!("internal error: the engine refused the game's position: {e}");
@@ -753,7 +736,8 @@ impl<'a> Session<'a> {
             self.end_game(reason, outcome, &text);
             return;
         }
-        let Some(m) = done.best.as_ref().and_then(|b| live.game.parse_hub(&b.hub)) else {
+        let pos = *live.game.track().position();
+        let Some(m) = done.best.and_then(|b| pos.parse_move(&b.hub).ok()) else {
             // The rules were checked before the search: this is a position without moves.
             self.end_game(
                 EndReason::GiveUp,
@@ -765,8 +749,8 @@ impl<'a> Session<'a> {
         let now = Instant::now();
         let used = now.saturating_duration_since(live.turn_started);
         live.clock.used += used;
-        let dxp = Game::to_dxp(&m, used.as_secs_f64().round() as u16);
-        let pdn = crate::game::Game::move_to_pdn(live.game.position(), &m);
+        let dxp = DxpMove::from_move(&m, used.as_secs_f64().round() as u16);
+        let pdn = pos.move_to_pdn(&m);
         live.game.play(m);
         live.turn_started = now;
         let line = format!(
@@ -821,12 +805,13 @@ impl<'a> Session<'a> {
                 return;
             }
         };
+        // The game may be over at the peer's turn already (it should have sent GAMEEND).
+        let before = live.game.status();
         let took = at.saturating_duration_since(live.turn_started);
         live.peer_used += took;
-        let pdn = crate::game::Game::move_to_pdn(live.game.position(), &mv);
+        let pdn = live.game.track().position().move_to_pdn(&mv);
         live.game.play(mv);
         live.turn_started = at;
-        let over = live.over_at_peer_turn.take();
         let line = format!(
             "game {number}: {} plays {pdn} (it says {} s; {:.3} s by our watch, {:.3} s in all)",
             self.peer,
@@ -835,10 +820,10 @@ impl<'a> Session<'a> {
             secs(live.peer_used)
         );
         self.log(&line);
-        match over {
-            Some(Status::Draw(why)) => {
+        match before {
+            Status::Draw(why) => {
                 self.log("warning: the peer moved after the game was drawn");
-                self.end_game(EndReason::Draw, Outcome::Draw, &why);
+                self.end_game(EndReason::Draw, Outcome::Draw, why);
             }
             _ => self.next_turn(),
         }
@@ -851,7 +836,7 @@ impl<'a> Session<'a> {
                 let ours = live.game.setup().ours;
                 let (outcome, how) = match live.game.status() {
                     Status::NoMove(c) => (Outcome::Win(!c), format!("{c} has no legal move")),
-                    Status::Draw(why) => (Outcome::Draw, why),
+                    Status::Draw(why) => (Outcome::Draw, why.to_string()),
                     _ => (
                         match e.reason {
                             EndReason::GiveUp => Outcome::Win(ours),
@@ -919,7 +904,6 @@ impl<'a> Session<'a> {
         };
         self.halt(&mut live);
         let taken = live.game.back_to(&req).unwrap_or(0);
-        live.over_at_peer_turn = None;
         live.turn_started = at;
         self.log(&format!(
             "game {number}: took back {taken} plies to move {} with {} to move, as the peer asked",
@@ -932,7 +916,7 @@ impl<'a> Session<'a> {
 }
 
 /// A game status in words.
-fn describe(s: &Status) -> String {
+fn describe(s: Status) -> String {
     match s {
         Status::Ongoing => "ongoing".into(),
         Status::NoMove(c) => format!("{c} has no legal move"),
