@@ -22,7 +22,7 @@ pub trait BulkCount: Game {
 }
 
 impl<R: crate::rules::Rules> BulkCount for crate::position::Position<R> {
-    #[inline]
+    #[inline(always)]
     fn count_moves(&self, scratch: &mut MoveList<Self::Move>) -> u64 {
         crate::movegen::count(self, scratch)
     }

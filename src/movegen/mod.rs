@@ -166,7 +166,7 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
 
 /// Number of legal moves of `pos`: the bulk count at the last ply of perft. `scratch` holds
 /// captures when there are any (its contents are overwritten).
-#[inline]
+#[inline(always)]
 pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
     match pos.side() {
         Color::White => count_side::<R, true>(pos, scratch),
