@@ -373,18 +373,40 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         } else {
             usize::MAX
         };
+        // The next move, picked and made one iteration early (see below).
+        let mut ahead: Option<(u16, G)> = None;
         for i in 0..n {
-            let idx = pick(&mut self.order[ply], i);
+            let (idx, made) = match ahead.take() {
+                Some((idx, child)) => (idx, Some(child)),
+                None => (pick(&mut self.order[ply], i), None),
+            };
             let m = self.lists[ply][idx as usize];
             let noisy = pos.is_noisy(&m);
             if i >= lmp_limit && !noisy {
                 continue;
             }
-            let child = pos.make(&m);
             // Children with no depth left go to quiescence, which does not probe the table: a
             // prefetch there only costs (a page walk on a miss).
-            if new_depth > 0 {
-                tt.prefetch(child.key());
+            let child = match made {
+                Some(child) => child,
+                None => {
+                    let child = pos.make(&m);
+                    if new_depth > 0 {
+                        tt.prefetch(child.key());
+                    }
+                    child
+                }
+            };
+            // From the second move on (a node that did not cut at once is likely to try them
+            // all), the next move is made before this one is searched and its table entry
+            // prefetched: the memory access then overlaps a whole sibling search instead of
+            // just the child's move generation. The order is unchanged: picking the next move
+            // early picks the same one, as no score changes in between.
+            if i >= 1 && new_depth > 0 && i + 1 < n.min(lmp_limit) {
+                let next = pick(&mut self.order[ply], i + 1);
+                let next_child = pos.make(&self.lists[ply][next as usize]);
+                tt.prefetch(next_child.key());
+                ahead = Some((next, next_child));
             }
             let mut score;
             if i == 0 {
