@@ -21,6 +21,7 @@ use crate::notation::pdn;
 use crate::position::Position;
 use crate::rules::Variant;
 use crate::search;
+use crate::track::ReplayError;
 use crate::tt::Tt;
 use crate::variant::GameKind;
 use std::collections::HashSet;
@@ -184,10 +185,13 @@ pub fn parse_file(kind: GameKind, text: &str) -> Result<Vec<Opening>, String> {
 
 /// Checks that an opening replays and leaves a game to play.
 pub fn check(kind: GameKind, o: &Opening) -> Result<(), String> {
-    let mut t = track_for(kind, o.fen.as_deref()).map_err(|e| format!("{}: {e}", o.name))?;
-    for m in &o.moves {
-        t.play(m).map_err(|e| format!("{}: {e}", o.name))?;
-    }
+    let t = track_for(kind, o.fen.as_deref(), o.moves.iter().map(String::as_str)).map_err(|e| {
+        let why = match e {
+            ReplayError::BadMove { reason, .. } => reason.to_string(),
+            e => e.to_string(),
+        };
+        format!("{}: {why}", o.name)
+    })?;
     if let Some(end) = t.status() {
         return Err(format!("{}: the game is already over ({end:?})", o.name));
     }
