@@ -21,6 +21,7 @@
 use crate::dispatch;
 use crate::eval::Evaluate;
 use crate::game::Game;
+use crate::movegen::MoveList;
 use crate::position::Position;
 use crate::search::{self, Control, Limits, Params, Report, Score, SearchOptions, SearchResult};
 use crate::time::TimeParams;
@@ -187,6 +188,8 @@ pub trait Session: Send {
     fn fen(&self) -> String;
     /// The legal moves of the current position.
     fn legal_moves(&self) -> Vec<MoveText>;
+    /// Whether the side to move has a legal move (without writing the moves out).
+    fn has_legal_move(&self) -> bool;
     /// Starts a search of the current position on a new thread.
     fn spawn(
         &self,
@@ -225,6 +228,13 @@ impl<G: Evaluate> GameSession<G> {
     /// The keys of the positions before the current one, oldest first.
     pub fn history(&self) -> &[u64] {
         &self.history
+    }
+
+    /// The legal moves of the current position.
+    fn legal(&self) -> MoveList<G::Move> {
+        let mut l = MoveList::default();
+        self.pos.generate(&mut l);
+        l
     }
 }
 
@@ -292,9 +302,14 @@ impl<G: Evaluate> Session for GameSession<G> {
     }
 
     fn legal_moves(&self) -> Vec<MoveText> {
-        let mut l = crate::movegen::MoveList::default();
-        self.pos.generate(&mut l);
-        l.iter().map(|m| move_text(&self.pos, m)).collect()
+        self.legal()
+            .iter()
+            .map(|m| move_text(&self.pos, m))
+            .collect()
+    }
+
+    fn has_legal_move(&self) -> bool {
+        !self.legal().is_empty()
     }
 
     fn spawn(
@@ -534,6 +549,12 @@ impl Engine {
     /// The legal moves of the current position.
     pub fn legal_moves(&self) -> Vec<MoveText> {
         self.session.legal_moves()
+    }
+
+    /// Whether the side to move has a legal move: [`Engine::legal_moves`] is not empty, found
+    /// without writing the moves out.
+    pub fn has_legal_move(&self) -> bool {
+        self.session.has_legal_move()
     }
 
     /// Starts a search of the current position on a background thread. Events go to `sink`;
