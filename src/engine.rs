@@ -20,9 +20,12 @@
 
 use crate::dispatch;
 use crate::eval::Evaluate;
+use crate::game::Game;
+use crate::movegen::MoveList;
 use crate::position::Position;
 use crate::search::{self, Control, Limits, Params, Report, Score, SearchOptions, SearchResult};
 use crate::time::TimeParams;
+use crate::track::{GameTrack, ReplayError};
 use crate::tt::Tt;
 use crate::variant::{DrawRuleSet, GameKind, Variant};
 use std::fmt;
@@ -130,6 +133,19 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+impl From<ReplayError> for EngineError {
+    fn from(e: ReplayError) -> EngineError {
+        match e {
+            ReplayError::BadFen { reason, .. } => EngineError::BadPosition(reason),
+            ReplayError::BadMove { ply, text, reason } => EngineError::BadMove {
+                index: ply,
+                text,
+                reason: reason.to_string(),
+            },
+        }
+    }
+}
+
 /// The engine's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineOptions {
@@ -172,6 +188,8 @@ pub trait Session: Send {
     fn fen(&self) -> String;
     /// The legal moves of the current position.
     fn legal_moves(&self) -> Vec<MoveText>;
+    /// Whether the side to move has a legal move (without writing the moves out).
+    fn has_legal_move(&self) -> bool;
     /// Starts a search of the current position on a new thread.
     fn spawn(
         &self,
@@ -183,7 +201,9 @@ pub trait Session: Send {
     ) -> JoinHandle<()>;
 }
 
-/// The position of game `G` with the keys of the positions before it.
+/// The position of game `G` with the keys of the positions before it: the history the search
+/// checks repetitions against. A `pos` is replayed by [`GameTrack::replay`]; only the final
+/// position and the keys are kept.
 #[derive(Clone, Debug)]
 pub struct GameSession<G: Evaluate> {
     pos: G,
@@ -208,6 +228,13 @@ impl<G: Evaluate> GameSession<G> {
     /// The keys of the positions before the current one, oldest first.
     pub fn history(&self) -> &[u64] {
         &self.history
+    }
+
+    /// The legal moves of the current position.
+    fn legal(&self) -> MoveList<G::Move> {
+        let mut l = MoveList::default();
+        self.pos.generate(&mut l);
+        l
     }
 }
 
@@ -263,22 +290,10 @@ pub fn done_of<G: Evaluate>(root: &G, r: &SearchResult<G::Move>) -> Done {
 
 impl<G: Evaluate> Session for GameSession<G> {
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
-        let mut pos = match fen {
-            Some(f) => G::from_fen(f).map_err(|e| EngineError::BadPosition(e.to_string()))?,
-            None => G::start(),
-        };
-        let mut history = Vec::with_capacity(moves.len());
-        for (index, text) in moves.iter().enumerate() {
-            let m = pos.parse_move(text).map_err(|e| EngineError::BadMove {
-                index,
-                text: text.to_string(),
-                reason: e.to_string(),
-            })?;
-            history.push(pos.key());
-            pos = pos.make(&m);
-        }
-        self.pos = pos;
-        self.history = history;
+        let track = GameTrack::<G>::replay(fen, moves.iter().copied())?;
+        let before = &track.positions()[..track.plies()];
+        self.history = before.iter().map(Game::key).collect();
+        self.pos = *track.position();
         Ok(())
     }
 
@@ -287,9 +302,14 @@ impl<G: Evaluate> Session for GameSession<G> {
     }
 
     fn legal_moves(&self) -> Vec<MoveText> {
-        let mut l = crate::movegen::MoveList::default();
-        self.pos.generate(&mut l);
-        l.iter().map(|m| move_text(&self.pos, m)).collect()
+        self.legal()
+            .iter()
+            .map(|m| move_text(&self.pos, m))
+            .collect()
+    }
+
+    fn has_legal_move(&self) -> bool {
+        !self.legal().is_empty()
     }
 
     fn spawn(
@@ -529,6 +549,12 @@ impl Engine {
     /// The legal moves of the current position.
     pub fn legal_moves(&self) -> Vec<MoveText> {
         self.session.legal_moves()
+    }
+
+    /// Whether the side to move has a legal move: [`Engine::legal_moves`] is not empty, found
+    /// without writing the moves out.
+    pub fn has_legal_move(&self) -> bool {
+        self.session.has_legal_move()
     }
 
     /// Starts a search of the current position on a background thread. Events go to `sink`;

@@ -7,6 +7,12 @@
 //! [`key`](Game::key): pieces, side to move and, for Morris, pieces in hand), looked for within
 //! the [`reversible_plies`](Game::reversible_plies) window.
 //!
+//! A game given as text (a start FEN and move texts in any accepted form) is read by
+//! [`GameTrack::replay`], the one replay of the crate: PDN games
+//! ([`notation::pdn::replay`](crate::notation::pdn::replay)), the engine's `pos` (its session),
+//! match openings, game review and board diagrams all go through it, and a [`ReplayError`] names
+//! the bad FEN or the first bad ply.
+//!
 //! Invariant: the moves are the one record of the game; `positions.len() == moves.len() + 1`,
 //! `positions[0]` is the start and `positions[i + 1]` is `positions[i]` after `moves[i]`, a
 //! legal move. Move texts (Hub, PDN) are derived from them on demand.
@@ -15,6 +21,7 @@ use crate::color::Color;
 use crate::game::Game;
 use crate::movegen::MoveList;
 use crate::notation::MoveError;
+use std::fmt;
 
 /// How the rules end a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -26,6 +33,32 @@ pub enum RuleEnd {
     /// The same position for the third time.
     Repetition,
 }
+
+/// A game given as text that does not replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The start position does not parse: the text given, and why.
+    BadFen { fen: String, reason: String },
+    /// A move is illegal or not understood (0-based ply index).
+    BadMove {
+        ply: usize,
+        text: String,
+        reason: MoveError,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::BadFen { fen, reason } => write!(f, "bad FEN '{fen}': {reason}"),
+            ReplayError::BadMove { ply, text, reason } => {
+                write!(f, "ply {} ('{text}'): {reason}", ply + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
 
 /// A game of `G`: the positions from the start and the moves between them.
 #[derive(Clone, Debug)]
@@ -43,6 +76,32 @@ impl<G: Game> GameTrack<G> {
         }
     }
 
+    /// Replays a game given as text: the start position from `fen` (the game's start when
+    /// `None`), then each move, in any accepted form, matched against the legal moves.
+    pub fn replay<'a>(
+        fen: Option<&str>,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Self, ReplayError> {
+        let start = match fen {
+            Some(f) => G::from_fen(f).map_err(|e| ReplayError::BadFen {
+                fen: f.to_string(),
+                reason: e.to_string(),
+            })?,
+            None => G::start(),
+        };
+        let mut track = GameTrack::new(start);
+        for (ply, text) in moves.into_iter().enumerate() {
+            track
+                .play_text(text)
+                .map_err(|reason| ReplayError::BadMove {
+                    ply,
+                    text: text.to_string(),
+                    reason,
+                })?;
+        }
+        Ok(track)
+    }
+
     /// The initial position.
     pub fn start(&self) -> &G {
         &self.positions[0]
@@ -56,6 +115,11 @@ impl<G: Game> GameTrack<G> {
     /// The side to move now.
     pub fn side(&self) -> Color {
         self.position().side()
+    }
+
+    /// Every position of the game: the start, then the one after each move.
+    pub fn positions(&self) -> &[G] {
+        &self.positions
     }
 
     /// Plies played since the initial position.
@@ -164,6 +228,18 @@ mod tests {
         assert_eq!(t.take_back_to(5), 0);
         assert_eq!(t.take_back_to(0), 1);
         assert_eq!(t.position().key(), t.start().key());
+    }
+
+    #[test]
+    fn replays_text_and_names_the_bad_ply() {
+        let t = GameTrack::<Board>::replay(Some("W:W31-50:B1-20"), ["32-28", "19-23"]).unwrap();
+        assert_eq!(t.plies(), 2);
+        assert_eq!(t.positions().len(), 3);
+        let e = GameTrack::<Board>::replay(None, ["32-28", "19-23", "28-22"]).unwrap_err();
+        assert!(matches!(e, ReplayError::BadMove { ply: 2, .. }), "{e}");
+        assert!(e.to_string().starts_with("ply 3 ('28-22'): "), "{e}");
+        let e = GameTrack::<Board>::replay(Some("W:W99"), []).unwrap_err();
+        assert!(e.to_string().starts_with("bad FEN 'W:W99': "), "{e}");
     }
 
     #[test]

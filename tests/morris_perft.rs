@@ -8,29 +8,23 @@ use tiao::game::Game;
 use tiao::morris::{MorrisPosition, RemovalPly};
 use tiao::perft::{PerftOptions, divide, perft};
 
+mod perft_support;
+
 /// The file's Sanmill-convention figures, depths 1-6 (from its comment).
 const REMOVAL_PLY: [u64; 6] = [24, 552, 12144, 255024, 5100480, 96223680];
 
 /// (fen, depth, nodes) of the file's morris section.
 fn cases() -> Vec<(String, u32, u64)> {
-    let text = include_str!("data/morris.perft");
-    let mut out = Vec::new();
-    let (mut variant, mut fen) = (String::new(), String::new());
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(v) = line.strip_prefix("variant ") {
-            variant = v.trim().to_string();
-        } else if let Some(f) = line.strip_prefix("fen ") {
-            fen = f.trim().to_string();
-        } else if variant == "morris" {
-            let mut it = line.split_whitespace();
-            let depth = it.next().and_then(|d| d.parse().ok()).expect("depth");
-            let nodes = it.next().and_then(|n| n.parse().ok()).expect("nodes");
-            out.push((fen.clone(), depth, nodes));
-        }
-    }
+    let (_, cases) = perft_support::load("morris.perft");
+    let out: Vec<_> = cases
+        .into_iter()
+        .filter(|c| c.variant == "morris")
+        .flat_map(|c| {
+            c.figures
+                .into_iter()
+                .map(move |(d, n)| (c.fen.clone(), d, n))
+        })
+        .collect();
     assert!(!out.is_empty(), "no morris figures in the data file");
     out
 }

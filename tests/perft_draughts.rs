@@ -10,42 +10,8 @@ use tiao::perft::{PerftOptions, divide, perft};
 use tiao::position::Position;
 use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 
-/// One position of a perft file with its `(depth, leaves)` figures.
-struct Case {
-    fen: String,
-    figures: Vec<(u32, u64)>,
-}
-
-fn load(file: &str) -> (String, Vec<Case>) {
-    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut variant = String::new();
-    let mut cases: Vec<Case> = Vec::new();
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap().trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (key, value) = line.split_once(' ').expect("key value");
-        match key {
-            "variant" => variant = value.to_string(),
-            "fen" => cases.push(Case {
-                fen: value.to_string(),
-                figures: Vec::new(),
-            }),
-            depth => {
-                let d: u32 = depth.parse().expect("depth");
-                let n: u64 = value.parse().expect("nodes");
-                cases
-                    .last_mut()
-                    .expect("fen before figures")
-                    .figures
-                    .push((d, n));
-            }
-        }
-    }
-    (variant, cases)
-}
+mod perft_support;
+use perft_support::load;
 
 /// Checks every figure of `file` whose leaf count lies in `min..=max`.
 fn check<R: Rules>(file: &str, min: u64, max: u64, threads: usize) -> usize {

@@ -41,6 +41,7 @@ fn done(rx: &Receiver<Event>, within: Duration) -> Done {
 fn positions_and_move_errors() {
     let mut e = engine(Variant::International);
     assert_eq!(e.legal_moves().len(), 9);
+    assert!(e.has_legal_move());
     e.set_position(None, &["32-28", "19-23"]).unwrap();
     let hub: Vec<String> = e.legal_moves().into_iter().map(|m| m.hub).collect();
     assert_eq!(hub, ["28x19x23"]);
@@ -207,6 +208,7 @@ fn single_move_and_lost_positions() {
     // No legal move: Done without a move.
     e.set_position(Some("B:W6,7,12:B1"), &[]).unwrap();
     assert!(e.legal_moves().is_empty());
+    assert!(!e.has_legal_move());
     let (sink, rx) = channel();
     e.go(Limits::depth(5), sink).unwrap();
     assert!(done(&rx, Duration::from_secs(1)).best.is_none());

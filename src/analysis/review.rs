@@ -98,25 +98,29 @@ pub struct Replayed {
 
 /// Replays a PDN game under `kind` and lists its positions.
 pub fn jobs(kind: GameKind, game: &PdnGame) -> Result<Replayed, String> {
-    let fen = game.fen().map(str::to_string);
-    let mut track = track_for(kind, fen.as_deref())?;
-    let sides = (track.first_side(), track.start_side());
-    let mut moves = Vec::with_capacity(game.moves.len());
-    let mut jobs = vec![Job {
-        fen: fen.clone(),
-        moves: Vec::new(),
-    }];
-    for (i, m) in game.moves.iter().enumerate() {
-        let t = track
-            .play(&m.text)
-            .map_err(|e| format!("ply {} ('{}'): {e}", i + 1, m.text))?;
-        moves.push(t);
-        jobs.push(Job {
-            fen: fen.clone(),
-            moves: track.moves_hub(),
-        });
-    }
-    Ok(Replayed { jobs, moves, sides })
+    let fen = game.fen();
+    let texts = game.moves.iter().map(|m| m.text.as_str());
+    let track = track_for(kind, fen, texts).map_err(|e| e.to_string())?;
+    let hub = track.moves_hub();
+    let moves = hub
+        .iter()
+        .zip(track.moves_pdn())
+        .map(|(hub, pdn)| MoveText {
+            hub: hub.clone(),
+            pdn,
+        })
+        .collect();
+    let jobs = (0..=hub.len())
+        .map(|i| Job {
+            fen: fen.map(str::to_string),
+            moves: hub[..i].to_vec(),
+        })
+        .collect();
+    Ok(Replayed {
+        jobs,
+        moves,
+        sides: (track.first_side(), track.start_side()),
+    })
 }
 
 /// A score as a number that orders every score: proven results as ±(10000 - distance).

@@ -104,9 +104,9 @@ pub fn deck() -> Vec<Ballot> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::position::Position;
     use crate::rules::English;
+    use crate::track::GameTrack;
     use std::collections::HashSet;
 
     #[test]
@@ -117,15 +117,11 @@ mod tests {
         assert_eq!(deck().len(), 156);
         let mut seen = HashSet::new();
         for b in &all {
-            let mut p = Position::<English>::start();
-            for m in &b.moves {
-                let mv = p
-                    .parse_move(m)
-                    .unwrap_or_else(|e| panic!("ballot {}: {m}: {e}", b.number));
-                p = p.make(&mv);
-            }
+            let t =
+                GameTrack::<Position<English>>::replay(None, b.moves.iter().map(String::as_str))
+                    .unwrap_or_else(|e| panic!("ballot {}: {e}", b.number));
             assert!(
-                seen.insert(p.key()),
+                seen.insert(t.position().key()),
                 "ballot {} repeats a position",
                 b.number
             );

@@ -6,7 +6,8 @@
 //!   the time from sending the search to reading the move is taken off, then the increment is
 //!   added. A clock below minus the margin loses on time. Engines are told the clock the Hub way
 //!   (`level time=<clock - inc> inc=<inc>`: Hub adds the increment before the move, so the
-//!   engine sees exactly the time it may use now).
+//!   engine sees exactly the time it may use now); [`Clock::budget`] makes that split once, for
+//!   the built-in engine's limits and external engines' `level` alike.
 //! - [`Control::Nodes`], [`Control::Depth`]: no clock (deterministic tests); a player that does
 //!   not answer within the hang timeout loses.
 
@@ -100,10 +101,11 @@ pub enum Budget {
     Nodes(u64),
     Depth(u32),
     MoveTime(Duration),
-    /// The time left on its clock (the increment of this move is not included) and the
-    /// increment it gets after the move.
+    /// A clock told the Hub way: `time` is the clock less the increment (Hub adds the increment
+    /// before the move, so `time + inc` is exactly what may be used now), `inc` the increment,
+    /// never more than the clock.
     Clock {
-        left: Duration,
+        time: Duration,
         inc: Duration,
     },
 }
@@ -132,10 +134,14 @@ impl Clock {
             Control::Nodes(n) => Budget::Nodes(n),
             Control::Depth(d) => Budget::Depth(d),
             Control::MoveTime(t) => Budget::MoveTime(t),
-            Control::Clock { inc, .. } => Budget::Clock {
-                left: Duration::from_secs_f64(self.left.max(0.0)),
-                inc,
-            },
+            Control::Clock { inc, .. } => {
+                let left = Duration::from_secs_f64(self.left.max(0.0));
+                let inc = inc.min(left);
+                Budget::Clock {
+                    time: left - inc,
+                    inc,
+                }
+            }
         }
     }
 
@@ -212,7 +218,7 @@ mod tests {
         assert_eq!(
             c.budget(),
             Budget::Clock {
-                left: Duration::from_secs(1),
+                time: Duration::from_millis(500),
                 inc: Duration::from_millis(500)
             }
         );
@@ -226,6 +232,14 @@ mod tests {
         // Using 0.75 leaves -0.05: within the margin, still playing; 0.45 after the increment.
         assert!(c.charge(Duration::from_millis(750), margin));
         assert!((c.left().unwrap() - 0.45).abs() < 1e-9);
+        // 0.45 on the clock is less than the increment: never more than the clock.
+        assert_eq!(
+            c.budget(),
+            Budget::Clock {
+                time: Duration::ZERO,
+                inc: Duration::from_secs_f64(0.45)
+            }
+        );
         // Using 0.6 leaves -0.15: lost on time.
         assert!(!c.charge(Duration::from_millis(600), margin));
     }

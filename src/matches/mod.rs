@@ -27,7 +27,7 @@ pub mod stats;
 
 pub use clock::Control;
 pub use openings::Opening;
-pub use player::{BuiltinPlayer, ExternalPlayer, Failure, Player, Reply, Request};
+pub use player::{BuiltinPlayer, ExternalPlayer, Fault, Player, Reply, Request};
 pub use runner::{Adjudication, End, GameRecord, MatchConfig, MatchResult, Progress, run_match};
 pub use stats::{Elo, Sprt, SprtState, Wdl};
 

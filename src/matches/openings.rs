@@ -4,7 +4,7 @@
 //! played twice, colours reversed. Sources:
 //! - english: the 156 three-move ballots of the current ACF deck ([`super::ballots`]), shuffled
 //!   by the seed (seed 0 keeps the ACF order);
-//! - every other game: random walks of a few plies from the start (a fixed-seed generator), kept
+//! - every other game: random walks of a few plies from the start (the fixed-seed [`Rng`]), kept
 //!   when a shallow search finds the position balanced (within [`BALANCE`]) and different from
 //!   those already kept ([`random_walks`]); the first `n` openings do not depend on how many are
 //!   asked for;
@@ -19,8 +19,10 @@ use crate::morris::MorrisPosition;
 use crate::movegen::MoveList;
 use crate::notation::pdn;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::Variant;
 use crate::search;
+use crate::track::ReplayError;
 use crate::tt::Tt;
 use crate::variant::GameKind;
 use std::collections::HashSet;
@@ -41,22 +43,6 @@ pub struct Opening {
     pub fen: Option<String>,
     /// Moves played from it before the engines take over.
     pub moves: Vec<String>,
-}
-
-/// xorshift64*: small, fixed, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
 }
 
 /// The built-in openings of a game: `count` of them (english: the whole deck whatever the count).
@@ -82,7 +68,7 @@ pub fn english_deck(seed: u64) -> Vec<Opening> {
     if seed != 0 {
         let mut rng = Rng::new(seed);
         for i in (1..deck.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
+            let j = rng.below(i + 1);
             deck.swap(i, j);
         }
     }
@@ -108,7 +94,7 @@ pub fn random_walks<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<Ope
                 ok = false;
                 break;
             }
-            let i = (rng.next() % list.len() as u64) as usize;
+            let i = rng.below(list.len());
             moves.push(pos.move_to_pdn(&list[i]));
             pos = pos.make(&list[i]);
         }
@@ -184,10 +170,13 @@ pub fn parse_file(kind: GameKind, text: &str) -> Result<Vec<Opening>, String> {
 
 /// Checks that an opening replays and leaves a game to play.
 pub fn check(kind: GameKind, o: &Opening) -> Result<(), String> {
-    let mut t = track_for(kind, o.fen.as_deref()).map_err(|e| format!("{}: {e}", o.name))?;
-    for m in &o.moves {
-        t.play(m).map_err(|e| format!("{}: {e}", o.name))?;
-    }
+    let t = track_for(kind, o.fen.as_deref(), o.moves.iter().map(String::as_str)).map_err(|e| {
+        let why = match e {
+            ReplayError::BadMove { reason, .. } => reason.to_string(),
+            e => e.to_string(),
+        };
+        format!("{}: {why}", o.name)
+    })?;
     if let Some(end) = t.status() {
         return Err(format!("{}: the game is already over ({end:?})", o.name));
     }

@@ -2,7 +2,7 @@
 //!
 //! A [`Player`] is asked for a move with the whole game (initial position and every move since,
 //! so that it sees repetitions) and a [`Budget`]; it answers a move text with what it reported
-//! (score, depth, nodes, principal variation), or a [`Failure`]. It must answer within the
+//! (score, depth, nodes, principal variation), or a [`Fault`] (of those a player reports). It must answer within the
 //! request's deadline; the runner judges legality and time. After any failure the runner calls
 //! [`Player::reset`]: the next game starts from a fresh engine (a new process for external ones).
 //!
@@ -40,37 +40,46 @@ pub struct Request<'a> {
 /// engine reported with it (score from the side to move, depth, nodes, principal variation).
 pub use crate::protocol::hub::client::SearchReply as Reply;
 
-/// Why a player gave no move.
+/// What a player did wrong: why it gave no move, or why its move was refused; the player loses
+/// the game. The players report [`Start`](Fault::Start), [`Crash`](Fault::Crash),
+/// [`Hung`](Fault::Hung) and [`Protocol`](Fault::Protocol); the runner, which judges time and
+/// legality, adds [`Time`](Fault::Time) and [`Illegal`](Fault::Illegal).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
+pub enum Fault {
     /// Could not be started (or restarted).
     Start(String),
     /// The process died or closed its output.
-    Crashed(String),
-    /// No answer before the deadline.
+    Crash(String),
+    /// No move before its deadline.
     Hung,
+    /// Answered after its time was up.
+    Time,
+    /// A move that is not legal (or not a move).
+    Illegal { mv: String, reason: String },
     /// An `error` line or an unreadable answer.
     Protocol(String),
 }
 
-impl fmt::Display for Failure {
+impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Start(e) => write!(f, "could not start: {e}"),
-            Failure::Crashed(e) => write!(f, "crashed ({e})"),
-            Failure::Hung => write!(f, "gave no move in time"),
-            Failure::Protocol(e) => write!(f, "protocol error: {e}"),
+            Fault::Start(e) => write!(f, "could not start: {e}"),
+            Fault::Crash(e) => write!(f, "crashed ({e})"),
+            Fault::Hung => write!(f, "gave no move in time (hung)"),
+            Fault::Time => write!(f, "lost on time"),
+            Fault::Illegal { mv, reason } => write!(f, "played an illegal move '{mv}' ({reason})"),
+            Fault::Protocol(e) => write!(f, "broke the protocol: {e}"),
         }
     }
 }
 
-impl From<ClientError> for Failure {
-    fn from(e: ClientError) -> Failure {
+impl From<ClientError> for Fault {
+    fn from(e: ClientError) -> Fault {
         match e {
-            ClientError::Spawn(e) | ClientError::Unsupported(e) => Failure::Start(e),
-            ClientError::Exited(e) => Failure::Crashed(e),
-            ClientError::Timeout(_) => Failure::Hung,
-            ClientError::Protocol(e) => Failure::Protocol(e),
+            ClientError::Spawn(e) | ClientError::Unsupported(e) => Fault::Start(e),
+            ClientError::Exited(e) => Fault::Crash(e),
+            ClientError::Timeout(_) => Fault::Hung,
+            ClientError::Protocol(e) => Fault::Protocol(e),
         }
     }
 }
@@ -80,9 +89,9 @@ pub trait Player: Send {
     /// The name for records (the engine's own name once known).
     fn name(&self) -> String;
     /// Prepares a new game of `kind`, (re)starting the engine when needed.
-    fn new_game(&mut self, kind: GameKind) -> Result<(), Failure>;
+    fn new_game(&mut self, kind: GameKind) -> Result<(), Fault>;
     /// Asks for a move.
-    fn play(&mut self, req: &Request) -> Result<Reply, Failure>;
+    fn play(&mut self, req: &Request) -> Result<Reply, Fault>;
     /// Forgets the engine after a failure (crash, hang, illegal move, loss on time): the next
     /// game starts a fresh one.
     fn reset(&mut self);
@@ -102,20 +111,17 @@ impl BuiltinPlayer {
     }
 }
 
-/// The search limits of a budget (a clock the Hub way: the increment of this move included).
+/// The search limits of a budget.
 fn limits_of(b: Budget) -> Limits {
     match b {
         Budget::Nodes(n) => Limits::nodes(n),
         Budget::Depth(d) => Limits::depth(d),
         Budget::MoveTime(t) => Limits::move_time(t),
-        Budget::Clock { left, inc } => {
-            let inc = inc.min(left);
-            Limits {
-                time: Some(left - inc),
-                inc,
-                ..Limits::default()
-            }
-        }
+        Budget::Clock { time, inc } => Limits {
+            time: Some(time),
+            inc,
+            ..Limits::default()
+        },
     }
 }
 
@@ -125,13 +131,10 @@ fn level_of(b: Budget) -> Level {
         Budget::Nodes(n) => Level::Nodes(n),
         Budget::Depth(d) => Level::Depth(d),
         Budget::MoveTime(t) => Level::MoveTime(t.as_secs_f64()),
-        Budget::Clock { left, inc } => {
-            let inc = inc.min(left);
-            Level::Clock {
-                time: (left - inc).as_secs_f64(),
-                inc: inc.as_secs_f64(),
-            }
-        }
+        Budget::Clock { time, inc } => Level::Clock {
+            time: time.as_secs_f64(),
+            inc: inc.as_secs_f64(),
+        },
     }
 }
 
@@ -140,7 +143,7 @@ impl Player for BuiltinPlayer {
         self.cfg.name.clone()
     }
 
-    fn new_game(&mut self, kind: GameKind) -> Result<(), Failure> {
+    fn new_game(&mut self, kind: GameKind) -> Result<(), Fault> {
         match &mut self.engine {
             Some(e) if e.kind() == kind => e.new_game(),
             _ => {
@@ -151,28 +154,28 @@ impl Player for BuiltinPlayer {
                     ..EngineOptions::default()
                 };
                 self.engine =
-                    Some(Engine::new(kind, options).map_err(|e| Failure::Start(e.to_string()))?);
+                    Some(Engine::new(kind, options).map_err(|e| Fault::Start(e.to_string()))?);
             }
         }
         Ok(())
     }
 
-    fn play(&mut self, req: &Request) -> Result<Reply, Failure> {
+    fn play(&mut self, req: &Request) -> Result<Reply, Fault> {
         let engine = self
             .engine
             .as_mut()
-            .ok_or_else(|| Failure::Start("no game started".into()))?;
+            .ok_or_else(|| Fault::Start("no game started".into()))?;
         let moves: Vec<&str> = req.moves.iter().map(String::as_str).collect();
         engine
             .set_position(Some(req.start_fen), &moves)
-            .map_err(|e| Failure::Protocol(e.to_string()))?;
+            .map_err(|e| Fault::Protocol(e.to_string()))?;
         let (tx, rx) = unbounded();
         let sink: EventSink = Arc::new(move |e: Event| {
             let _ = tx.send(e);
         });
         engine
             .go(limits_of(req.budget), sink)
-            .map_err(|e| Failure::Protocol(e.to_string()))?;
+            .map_err(|e| Fault::Protocol(e.to_string()))?;
         let until = Instant::now() + req.deadline;
         let mut reply = Reply::default();
         loop {
@@ -184,7 +187,7 @@ impl Player for BuiltinPlayer {
                 Ok(Event::Done(d)) => {
                     engine.wait();
                     let Some(best) = d.best else {
-                        return Err(Failure::Protocol("no move in a position with moves".into()));
+                        return Err(Fault::Protocol("no move in a position with moves".into()));
                     };
                     reply.mv = best.hub;
                     reply.score = Some(d.score);
@@ -194,10 +197,10 @@ impl Player for BuiltinPlayer {
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     engine.stop();
-                    return Err(Failure::Hung);
+                    return Err(Fault::Hung);
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Failure::Crashed(
+                    return Err(Fault::Crash(
                         "the search thread ended without a move".into(),
                     ));
                 }
@@ -249,7 +252,7 @@ impl Player for ExternalPlayer {
         self.id.clone().unwrap_or_else(|| self.command.clone())
     }
 
-    fn new_game(&mut self, kind: GameKind) -> Result<(), Failure> {
+    fn new_game(&mut self, kind: GameKind) -> Result<(), Fault> {
         if self.kind != Some(kind) {
             self.client = None;
         }
@@ -270,11 +273,11 @@ impl Player for ExternalPlayer {
         Ok(())
     }
 
-    fn play(&mut self, req: &Request) -> Result<Reply, Failure> {
+    fn play(&mut self, req: &Request) -> Result<Reply, Fault> {
         let c = self
             .client
             .as_mut()
-            .ok_or_else(|| Failure::Start("no game started".into()))?;
+            .ok_or_else(|| Fault::Start("no game started".into()))?;
         match c.search(req.start_hub, req.moves, level_of(req.budget), req.deadline) {
             Ok(r) => Ok(r),
             Err(e) => {
@@ -319,11 +322,12 @@ pub fn external_config(spec: &str, start_timeout: Duration) -> Result<ClientConf
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::clock::{Clock, Control};
 
     #[test]
     fn budgets_become_limits_and_levels() {
         let b = Budget::Clock {
-            left: Duration::from_millis(1500),
+            time: Duration::from_secs(1),
             inc: Duration::from_millis(500),
         };
         let l = limits_of(b);
@@ -331,11 +335,8 @@ mod tests {
         assert_eq!(l.inc, Duration::from_millis(500));
         assert_eq!(level_of(b).line(), "level time=1 inc=0.5");
         // Less on the clock than the increment: never more than the clock.
-        let b = Budget::Clock {
-            left: Duration::from_millis(200),
-            inc: Duration::from_millis(500),
-        };
-        assert_eq!(level_of(b).line(), "level time=0 inc=0.2");
+        let c = Clock::new(Control::parse_tc("0.2+0.5").unwrap());
+        assert_eq!(level_of(c.budget()).line(), "level time=0 inc=0.2");
         assert_eq!(
             level_of(Budget::MoveTime(Duration::from_millis(100))).line(),
             "level move-time=0.1"

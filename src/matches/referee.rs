@@ -3,7 +3,7 @@
 //!
 //! [`Track`] is implemented by the shared [`GameTrack<G>`] (the position, the moves played, and
 //! the game's end by the rules: see [`track`](crate::track)); [`track_for`] binds the variant (by
-//! [`dispatch!`](crate::dispatch)) to it. Moves come in as text in any accepted form (an engine's
+//! [`dispatch!`](crate::dispatch)) to it, replaying the opening's moves. Moves come in as text in any accepted form (an engine's
 //! Hub move) and are matched against the legal moves, so an illegal move is caught here.
 
 use crate::color::Color;
@@ -15,7 +15,7 @@ use crate::notation::MoveError;
 use crate::position::Position;
 use crate::protocol::hub::client::HubPosition;
 use crate::rules::Variant;
-use crate::track::{GameTrack, RuleEnd};
+use crate::track::{GameTrack, ReplayError, RuleEnd};
 use crate::variant::GameKind;
 
 /// A game in progress, whatever the game.
@@ -92,20 +92,22 @@ impl<G: Evaluate + HubPosition> Track for GameTrack<G> {
     }
 }
 
-/// The game of `G` from `fen` (the variant's start position when `None`).
-fn boxed<G: Evaluate + HubPosition>(fen: Option<&str>) -> Result<Box<dyn Track>, String> {
-    let start = match fen {
-        Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
-        None => G::start(),
-    };
-    Ok(Box::new(GameTrack::new(start)))
-}
-
-/// A game of `kind` from `fen` (or the start position).
-pub fn track_for(kind: GameKind, fen: Option<&str>) -> Result<Box<dyn Track>, String> {
+/// A game of `kind` from `fen` (or the start position) after `moves` (any accepted form), by
+/// [`GameTrack::replay`].
+pub fn track_for<'a>(
+    kind: GameKind,
+    fen: Option<&str>,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<Box<dyn Track>, ReplayError> {
+    fn boxed<'a, G: Evaluate + HubPosition>(
+        fen: Option<&str>,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Box<dyn Track>, ReplayError> {
+        Ok(Box::new(GameTrack::<G>::replay(fen, moves)?))
+    }
     dispatch!(kind,
-        R => boxed::<Position<R>>(fen),
-        morris => boxed::<MorrisPosition>(fen))
+        R => boxed::<Position<R>>(fen, moves),
+        morris => boxed::<MorrisPosition>(fen, moves))
 }
 
 #[cfg(test)]
@@ -115,7 +117,7 @@ mod tests {
     #[test]
     fn plays_and_ends_by_the_rules() {
         let kind = GameKind::new(Variant::International);
-        let mut t = track_for(kind, None).unwrap();
+        let mut t = track_for(kind, None, []).unwrap();
         assert!(t.starts_at_start());
         assert_eq!(t.status(), None);
         t.play("32-28").unwrap();
@@ -125,7 +127,7 @@ mod tests {
         assert_eq!(m.hub, "28x19x23");
         assert_eq!(t.moves_pdn(), ["32-28", "19-23", "28x19"]);
         // A lone king against a man that must be taken: after the capture Black has no move.
-        let mut t = track_for(kind, Some("W:WK46:B41")).unwrap();
+        let mut t = track_for(kind, Some("W:WK46:B41"), []).unwrap();
         assert!(!t.starts_at_start());
         t.play("46x37").unwrap();
         assert_eq!(t.status(), Some(RuleEnd::NoMove(Color::Black)));

@@ -14,7 +14,8 @@
 
 use super::clock::{Clock, Control};
 use super::openings::{self, Opening};
-use super::player::{Failure, Player, Request};
+pub use super::player::Fault;
+use super::player::{Player, Request};
 use super::referee::{Track, track_for};
 use super::stats::{Sprt, SprtState, Wdl};
 use super::{Log, PlayerSpec};
@@ -23,7 +24,6 @@ use crate::notation::pdn::{self, PdnGame, PdnMove};
 use crate::search::Score;
 use crate::track::RuleEnd;
 use crate::variant::GameKind;
-use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -84,36 +84,6 @@ impl MatchConfig {
             hang_timeout: Duration::from_secs(60),
             sprt: None,
             event: "tiao match".into(),
-        }
-    }
-}
-
-/// What a player did wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// Could not be started.
-    Start(String),
-    /// Crashed or quit.
-    Crash(String),
-    /// No move before its deadline.
-    Hung,
-    /// Answered after its time was up.
-    Time,
-    /// A move that is not legal (or not a move).
-    Illegal { mv: String, reason: String },
-    /// An `error` or an unreadable answer.
-    Protocol(String),
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::Start(e) => write!(f, "could not start: {e}"),
-            Fault::Crash(e) => write!(f, "crashed ({e})"),
-            Fault::Hung => write!(f, "gave no move in time (hung)"),
-            Fault::Time => write!(f, "lost on time"),
-            Fault::Illegal { mv, reason } => write!(f, "played an illegal move '{mv}' ({reason})"),
-            Fault::Protocol(e) => write!(f, "broke the protocol: {e}"),
         }
     }
 }
@@ -399,11 +369,9 @@ fn play_game(
 ) -> GameRecord {
     let opening = &cfg.openings[(g / 2) % cfg.openings.len()];
     let a_moves_first = g.is_multiple_of(2);
+    let opening_moves = opening.moves.iter().map(String::as_str);
     let mut track: Box<dyn Track> =
-        track_for(cfg.kind, opening.fen.as_deref()).expect("openings are checked");
-    for m in &opening.moves {
-        track.play(m).expect("openings are checked");
-    }
+        track_for(cfg.kind, opening.fen.as_deref(), opening_moves).expect("openings are checked");
     let opening_plies = opening.moves.len();
     let first = track.side();
     let a_colour = if a_moves_first { first } else { !first };
@@ -418,7 +386,7 @@ fn play_game(
     for (p, player) in players.iter_mut().enumerate() {
         if let Err(e) = player.new_game(cfg.kind) {
             player.reset();
-            end = Some(End::Fault(p, fault_of(e)));
+            end = Some(End::Fault(p, e));
             break;
         }
     }
@@ -450,10 +418,8 @@ fn play_game(
                 Err(e) => {
                     players[p].reset();
                     let f = match (e, cfg.control) {
-                        (Failure::Hung, Control::Clock { .. } | Control::MoveTime(_)) => {
-                            Fault::Time
-                        }
-                        (e, _) => fault_of(e),
+                        (Fault::Hung, Control::Clock { .. } | Control::MoveTime(_)) => Fault::Time,
+                        (e, _) => e,
                     };
                     break End::Fault(p, f);
                 }
@@ -568,15 +534,6 @@ fn play_game(
         plies: track.plies() - opening_plies,
         pdn: game,
         sides: (track.first_side(), track.start_side()),
-    }
-}
-
-fn fault_of(f: Failure) -> Fault {
-    match f {
-        Failure::Start(e) => Fault::Start(e),
-        Failure::Crashed(e) => Fault::Crash(e),
-        Failure::Hung => Fault::Hung,
-        Failure::Protocol(e) => Fault::Protocol(e),
     }
 }
 

@@ -14,6 +14,9 @@
 //! Besides the full generator this module counts moves without listing them ([`count`], for
 //! perft), in both conventions: removals folded into the move (the default), or a mill-closing
 //! move counted once with its removal left to a ply of its own ([`count_actions`]).
+//!
+//! The removable enemy pieces are worked out only when a move closes a mill (at the first such
+//! move of a generation, or of a count): most positions close none.
 
 use super::board::{
     self, NO_POINT, STEP_FROM, bit, closes_mill, completing, points, removable, step,
@@ -142,11 +145,45 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Appends `m`, or `m` with each removal in `victims` when it closes a mill.
+/// The enemy pieces a mill-closing move may remove, found at the first such move: most positions
+/// close no mill, and then [`removable`] is never computed.
+struct Victims {
+    enemy: u32,
+    removable: Option<u32>,
+}
+
+impl Victims {
+    /// The removable pieces among `enemy`, not computed yet.
+    #[inline(always)]
+    fn among(enemy: u32) -> Victims {
+        Victims {
+            enemy,
+            removable: None,
+        }
+    }
+
+    /// No removal at all: mill-closing moves are listed bare.
+    #[inline(always)]
+    fn none() -> Victims {
+        Victims {
+            enemy: 0,
+            removable: Some(0),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&mut self) -> u32 {
+        let enemy = self.enemy;
+        *self.removable.get_or_insert_with(|| removable(enemy))
+    }
+}
+
+/// Appends `m`, or `m` with each removal of `victims` when it closes a mill.
 #[inline(always)]
-fn push_with_removals(list: &mut MoveList<Move>, m: Move, closes: bool, victims: u32) {
-    if closes && victims != 0 {
-        for r in points(victims) {
+fn push_with_removals(list: &mut MoveList<Move>, m: Move, closes: bool, victims: &mut Victims) {
+    let removals = if closes { victims.get() } else { 0 };
+    if removals != 0 {
+        for r in points(removals) {
             list.push(m.removing(r));
         }
     } else {
@@ -156,26 +193,30 @@ fn push_with_removals(list: &mut MoveList<Move>, m: Move, closes: bool, victims:
 
 /// Generates the legal moves into `list` (cleared first). Empty: the side to move has lost.
 pub fn generate(pos: &MorrisPosition, list: &mut MoveList<Move>) {
-    let victims = removable(pos.pieces(!pos.side()));
+    let victims = Victims::among(pos.pieces(!pos.side()));
     generate_with::<false>(pos, list, victims);
 }
 
 /// Generates the mill-closing moves (with their removals) into `list` (cleared first).
 pub fn generate_noisy(pos: &MorrisPosition, list: &mut MoveList<Move>) {
-    let victims = removable(pos.pieces(!pos.side()));
+    let victims = Victims::among(pos.pieces(!pos.side()));
     generate_with::<true>(pos, list, victims);
 }
 
 /// Generates each (from, to) action once, without removals (Sanmill's perft convention, where
 /// the removal is a ply of its own), into `list` (cleared first).
 pub fn generate_actions(pos: &MorrisPosition, list: &mut MoveList<Move>) {
-    generate_with::<false>(pos, list, 0);
+    generate_with::<false>(pos, list, Victims::none());
 }
 
-/// The generator: a mill-closing move is listed once per point of `victims` (once, without a
-/// removal, when `victims` is empty); with `NOISY`, only the mill-closing moves.
+/// The generator: a mill-closing move is listed once per removable victim (once, without a
+/// removal, when there is none); with `NOISY`, only the mill-closing moves.
 #[inline(always)]
-fn generate_with<const NOISY: bool>(pos: &MorrisPosition, list: &mut MoveList<Move>, victims: u32) {
+fn generate_with<const NOISY: bool>(
+    pos: &MorrisPosition,
+    list: &mut MoveList<Move>,
+    mut victims: Victims,
+) {
     list.clear();
     let us = pos.side();
     let own = pos.pieces(us);
@@ -189,7 +230,8 @@ fn generate_with<const NOISY: bool>(pos: &MorrisPosition, list: &mut MoveList<Mo
     let destinations = if NOISY { candidates } else { empty };
     if pos.places(us) {
         for to in points(destinations) {
-            push_with_removals(list, Move::place(to), candidates & bit(to) != 0, victims);
+            let closes = candidates & bit(to) != 0;
+            push_with_removals(list, Move::place(to), closes, &mut victims);
         }
         return;
     }
@@ -199,7 +241,7 @@ fn generate_with<const NOISY: bool>(pos: &MorrisPosition, list: &mut MoveList<Mo
     let mut push = |from: u8, to: u8| {
         let closes = candidates & bit(to) != 0 && closes_mill((own ^ bit(from)) | bit(to), to);
         if !NOISY || closes {
-            push_with_removals(list, Move::step(from, to), closes, victims);
+            push_with_removals(list, Move::step(from, to), closes, &mut victims);
         }
     };
     if pos.flies(us) {

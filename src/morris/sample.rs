@@ -1,29 +1,17 @@
 //! Reproducible pseudo-random games, for tests, benches and tuning: every position of `games`
 //! games from the start, each played until it ends (a lost side, a draw by the counter) or for
 //! `plies` plies. A move that removes a piece is preferred two times in three when there is one,
-//! so that the games reach the flying endgame and its end rather than shuffling.
+//! so that the games reach the flying endgame and its end rather than shuffling. Moves are
+//! picked by the crate's [`Rng`].
 
 use super::movegen::{Move, generate};
 use super::position::MorrisPosition;
 use crate::movegen::MoveList;
-
-/// xorshift64: small, fast, and the same on every machine.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-}
+use crate::rng::Rng;
 
 /// Every position of `games` pseudo-random games of at most `plies` plies, from seed `seed`.
 pub fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<MorrisPosition> {
-    let mut rng = XorShift(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut list = MoveList::default();
     for _ in 0..games {
@@ -35,7 +23,7 @@ pub fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<MorrisPosi
                 break;
             }
             let removals: Vec<Move> = list.iter().copied().filter(Move::is_removal).collect();
-            let r = rng.next();
+            let r = rng.next_u64();
             let m = if !removals.is_empty() && !r.is_multiple_of(3) {
                 removals[(r / 3 % removals.len() as u64) as usize]
             } else {

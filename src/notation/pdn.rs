@@ -2,7 +2,8 @@
 //!
 //! This layer is textual: a [`PdnGame`] holds the tags, the moves as written, their comments and
 //! marks, and the result; it knows no rules. [`replay`] then matches the moves against the legal
-//! moves of a [`Game`], from the `FEN` tag or the start position, and says which move is wrong.
+//! moves of a [`Game`], from the `FEN` tag or the start position, and says which move is wrong
+//! (the crate's one replay, [`GameTrack::replay`]).
 //!
 //! Reading ([`parse`]) accepts what other tools write:
 //! - tags `[Name "value"]` (`\"` and `\\` escapes), several games in one text;
@@ -29,8 +30,9 @@
 
 use crate::color::Color;
 use crate::game::Game;
-use crate::notation::MoveError;
 use crate::rules::Variant;
+use crate::track::GameTrack;
+pub use crate::track::ReplayError;
 use std::fmt;
 
 /// A move as written in a game, with its marks and the comments after it.
@@ -593,52 +595,11 @@ fn comment_text(c: &str) -> String {
     c.replace('}', ")").replace('{', "(")
 }
 
-/// A move of a game that does not replay.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReplayError {
-    /// The `FEN` tag does not parse.
-    BadFen(String),
-    /// A move is illegal or not understood (0-based ply index).
-    BadMove {
-        ply: usize,
-        text: String,
-        reason: MoveError,
-    },
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::BadFen(e) => write!(f, "bad FEN tag: {e}"),
-            ReplayError::BadMove { ply, text, reason } => {
-                write!(f, "ply {} ('{text}'): {reason}", ply + 1)
-            }
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {}
-
-/// Replays a game under `G`'s rules: the start position and the legal move of every ply.
+/// Replays a game under `G`'s rules (by [`GameTrack::replay`]): the start position (the `FEN`
+/// tag, or the game's start) and the legal move of every ply.
 pub fn replay<G: Game>(game: &PdnGame) -> Result<(G, Vec<G::Move>), ReplayError> {
-    let start = match game.fen() {
-        Some(f) => G::from_fen(f).map_err(|e| ReplayError::BadFen(e.to_string()))?,
-        None => G::start(),
-    };
-    let mut pos = start;
-    let mut moves = Vec::with_capacity(game.moves.len());
-    for (ply, m) in game.moves.iter().enumerate() {
-        let mv = pos
-            .parse_move(&m.text)
-            .map_err(|reason| ReplayError::BadMove {
-                ply,
-                text: m.text.clone(),
-                reason,
-            })?;
-        pos = pos.make(&mv);
-        moves.push(mv);
-    }
-    Ok((start, moves))
+    let track = GameTrack::<G>::replay(game.fen(), game.moves.iter().map(|m| m.text.as_str()))?;
+    Ok((*track.start(), track.moves().to_vec()))
 }
 
 #[cfg(test)]

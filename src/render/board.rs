@@ -1,6 +1,7 @@
 //! Board diagrams of draughts positions, as SVG or text.
 //!
-//! [`diagram`] reads a position (FEN, moves played from it) into a [`Diagram`]: every dark
+//! [`diagram`] reads a position (FEN, moves played from it, replayed by
+//! [`GameTrack::replay`]) into a [`Diagram`]: every dark
 //! square with its number, algebraic name and piece, and the last move (the path of landing
 //! squares and the captured squares). [`svg`] draws it: light and dark squares, men as discs,
 //! kings as discs with a crown, coordinates as the variant writes squares (square numbers in the
@@ -16,6 +17,7 @@ use crate::game::Game;
 use crate::notation::path::find_path;
 use crate::position::Position;
 use crate::rules::{Rules, SquareNotation};
+use crate::track::{GameTrack, ReplayError};
 use crate::variant::GameKind;
 
 /// A piece on a square.
@@ -93,31 +95,30 @@ pub fn diagram(kind: GameKind, fen: Option<&str>, moves: &[&str]) -> Result<Diag
 }
 
 fn diagram_of<R: Rules>(fen: Option<&str>, moves: &[&str]) -> Result<Diagram, String> {
-    let mut pos = match fen {
-        Some(f) => Position::<R>::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Position::<R>::start(),
-    };
-    let mut last = None;
-    for (i, text) in moves.iter().enumerate() {
-        let m = pos
-            .parse_move(text)
-            .map_err(|e| format!("move {} ('{text}'): {e}", i + 1))?;
+    let track =
+        GameTrack::<Position<R>>::replay(fen, moves.iter().copied()).map_err(|e| match e {
+            ReplayError::BadFen { reason, .. } => format!("bad FEN: {reason}"),
+            ReplayError::BadMove { ply, text, reason } => {
+                format!("move {} ('{text}'): {reason}", ply + 1)
+            }
+        })?;
+    let pos = *track.position();
+    let before = track.positions().iter().rev().nth(1);
+    let last = before.zip(track.moves().last()).map(|(before, m)| {
         let coords = |b: u8| R::Board::coords_of_bit(b);
         let mut path = vec![coords(m.from)];
         path.extend(
-            find_path(&pos, &m, &[])
+            find_path(before, m, &[])
                 .unwrap_or_else(|| vec![m.to])
                 .into_iter()
                 .map(coords),
         );
-        let captured = crate::board::Bits(m.captured).map(coords).collect();
-        last = Some(LastMove {
+        LastMove {
             path,
-            captured,
-            text: pos.move_to_pdn(&m),
-        });
-        pos = pos.make(&m);
-    }
+            captured: crate::board::Bits(m.captured).map(coords).collect(),
+            text: before.move_to_pdn(m),
+        }
+    });
     let mut squares = Vec::with_capacity(R::Board::SQUARES);
     for n in 1..=R::Board::SQUARES as u32 {
         let b = R::Board::bit_of_number(n).expect("square number in range");

@@ -6,95 +6,156 @@
 //!
 //! Parameters are also settable by name ([`Params::set`]), which is how `tiao match --engine
 //! "tiao lmr=off"` and the engine's `set_option` reach them; [`Params::NAMES`] lists them.
+//!
+//! Invariant: the table given to `params!` below is the one list of parameters. Each line (a
+//! doc comment, the name, the field, its type and default, and a lower bound where one applies)
+//! makes the field, its default, its entry of [`Params::NAMES`], and its arms of [`Params::set`]
+//! and [`Params::get`]: a new parameter is one new line.
 
 use std::fmt;
 
-/// The search's tunables.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Params {
+/// How a parameter's value is read and written: switches as on/off, numbers as numbers.
+trait Value: Sized {
+    /// Reads the value of parameter `name`.
+    fn parse(name: &str, text: &str) -> Result<Self, ParamError>;
+    /// The value as [`Value::parse`] reads it back.
+    fn text(&self) -> String;
+}
+
+impl Value for bool {
+    fn parse(name: &str, v: &str) -> Result<bool, ParamError> {
+        match v.trim().to_ascii_lowercase().as_str() {
+            "on" | "true" | "1" | "yes" => Ok(true),
+            "off" | "false" | "0" | "no" => Ok(false),
+            _ => Err(ParamError(format!("{name}: expected on/off, got '{v}'"))),
+        }
+    }
+
+    fn text(&self) -> String {
+        if *self { "on" } else { "off" }.to_string()
+    }
+}
+
+macro_rules! numeric_values {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            fn parse(name: &str, v: &str) -> Result<$t, ParamError> {
+                v.trim()
+                    .parse()
+                    .map_err(|_| ParamError(format!("{name}: bad number '{v}'")))
+            }
+
+            fn text(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+numeric_values!(i32, usize, u64, f64);
+
+/// Makes [`Params`], its `Default`, [`Params::NAMES`] and the by-name setter and getter from one
+/// table: `/// doc` `"name" => field: type = default` (`, at least MIN` clamps a value set by
+/// name from below).
+macro_rules! params {
+    ($(
+        $(#[$doc:meta])*
+        $name:literal => $field:ident: $ty:ty = $default:expr $(, at least $min:literal)?;
+    )*) => {
+        /// The search's tunables.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Params {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params {
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        impl Params {
+            /// Every parameter name [`Params::set`] accepts.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            /// Sets the parameter of normalised name `n`; `None` when there is none.
+            fn set_by_name(&mut self, n: &str, value: &str) -> Option<Result<(), ParamError>> {
+                match n {
+                    $($name => Some(<$ty as Value>::parse(n, value).map(|v| {
+                        self.$field = v $(.max($min))?;
+                    })),)*
+                    _ => None,
+                }
+            }
+
+            /// The value of the parameter of normalised name `n`.
+            fn get_by_name(&self, n: &str) -> Option<String> {
+                match n {
+                    $($name => Some(self.$field.text()),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+params! {
     /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
+    "aspiration" => aspiration: bool = true;
     /// First iteration that uses an aspiration window (plies).
-    pub aspiration_min_depth: i32,
+    "aspiration-min-depth" => aspiration_min_depth: i32 = 5;
     /// Half-width of the first aspiration window (centi-men); doubled at each failure.
-    pub aspiration_window: i32,
+    "aspiration-window" => aspiration_window: i32 = 30;
 
     /// Late move reductions.
-    pub lmr: bool,
+    "lmr" => lmr: bool = true;
     /// Least remaining depth at which late moves are reduced (plies).
-    pub lmr_min_depth: i32,
+    "lmr-min-depth" => lmr_min_depth: i32 = 3;
     /// Moves searched in full before reductions start (count).
-    pub lmr_min_moves: usize,
+    "lmr-min-moves" => lmr_min_moves: usize = 3;
     /// Reduction = `lmr_base + ln(depth) * ln(move number) / lmr_divisor` (plies).
-    pub lmr_base: f64,
+    "lmr-base" => lmr_base: f64 = 0.5;
     /// See `lmr_base`.
-    pub lmr_divisor: f64,
+    "lmr-divisor" => lmr_divisor: f64 = 2.0;
     /// Plies less reduction at PV nodes.
-    pub lmr_pv_less: i32,
+    "lmr-pv-less" => lmr_pv_less: i32 = 1;
 
     /// A node with a single legal move is not counted as a ply (forced-move extension).
-    pub forced_extension: bool,
+    "forced-extension" => forced_extension: bool = false;
 
     /// Reverse futility (static null move) pruning near the leaves, in quiet positions.
-    pub rfp: bool,
+    "rfp" => rfp: bool = true;
     /// Deepest remaining depth at which reverse futility prunes (plies).
-    pub rfp_max_depth: i32,
+    "rfp-max-depth" => rfp_max_depth: i32 = 3;
     /// Margin per ply of remaining depth (centi-men).
-    pub rfp_margin: i32,
+    "rfp-margin" => rfp_margin: i32 = 60;
 
     /// Late move pruning: near the leaves, in quiet non-PV nodes, the quiet moves after the first
     /// `lmp_base + depth²` are not searched.
-    pub lmp: bool,
+    "lmp" => lmp: bool = true;
     /// Deepest remaining depth at which late move pruning applies (plies).
-    pub lmp_max_depth: i32,
+    "lmp-max-depth" => lmp_max_depth: i32 = 3;
     /// Moves always searched before late move pruning starts (plus depth²).
-    pub lmp_base: usize,
+    "lmp-base" => lmp_base: usize = 3;
 
     /// Killer moves in move ordering.
-    pub killers: bool,
+    "killers" => killers: bool = true;
     /// History heuristic in move ordering.
-    pub history: bool,
+    "history" => history: bool = true;
     /// Largest magnitude of a history value (the gravity bound).
-    pub history_max: i32,
+    "history-max" => history_max: i32 = 1 << 14;
 
     /// Transposition-table cutoffs (off: the table only orders moves).
-    pub tt_cutoffs: bool,
+    "tt-cutoffs" => tt_cutoffs: bool = true;
 
     /// A repetition inside the search path is scored as a draw at its second occurrence (off:
     /// only at the third, as the rules say; positions from the game history always need three).
-    pub twofold_in_path: bool,
+    "twofold-in-path" => twofold_in_path: bool = true;
 
-    /// Nodes between two looks at the clock by the main thread.
-    pub clock_check_nodes: u64,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            aspiration: true,
-            aspiration_min_depth: 5,
-            aspiration_window: 30,
-            lmr: true,
-            lmr_min_depth: 3,
-            lmr_min_moves: 3,
-            lmr_base: 0.5,
-            lmr_divisor: 2.0,
-            lmr_pv_less: 1,
-            forced_extension: false,
-            rfp: true,
-            rfp_max_depth: 3,
-            rfp_margin: 60,
-            lmp: true,
-            lmp_max_depth: 3,
-            lmp_base: 3,
-            killers: true,
-            history: true,
-            history_max: 1 << 14,
-            tt_cutoffs: true,
-            twofold_in_path: true,
-            clock_check_nodes: 1024,
-        }
-    }
+    /// Nodes between two looks at the clock by the main thread (at least 1 when set by name).
+    "clock-check-nodes" => clock_check_nodes: u64 = 1024, at least 1;
 }
 
 /// A parameter name or value that was rejected.
@@ -109,80 +170,21 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-fn parse_bool(name: &str, v: &str) -> Result<bool, ParamError> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "on" | "true" | "1" | "yes" => Ok(true),
-        "off" | "false" | "0" | "no" => Ok(false),
-        _ => Err(ParamError(format!("{name}: expected on/off, got '{v}'"))),
-    }
-}
-
-fn parse_num<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, ParamError> {
-    v.trim()
-        .parse()
-        .map_err(|_| ParamError(format!("{name}: bad number '{v}'")))
+/// A name as [`Params::set`] and [`Params::get`] read it: case and `_` for `-` do not matter.
+fn normalised(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace('_', "-")
 }
 
 impl Params {
-    /// Every parameter name [`Params::set`] accepts.
-    pub const NAMES: &'static [&'static str] = &[
-        "aspiration",
-        "aspiration-min-depth",
-        "aspiration-window",
-        "lmr",
-        "lmr-min-depth",
-        "lmr-min-moves",
-        "lmr-base",
-        "lmr-divisor",
-        "lmr-pv-less",
-        "forced-extension",
-        "rfp",
-        "rfp-max-depth",
-        "rfp-margin",
-        "lmp",
-        "lmp-max-depth",
-        "lmp-base",
-        "killers",
-        "history",
-        "history-max",
-        "tt-cutoffs",
-        "twofold-in-path",
-        "clock-check-nodes",
-    ];
-
     /// Sets a parameter by name (`-` or `_` in names; booleans as on/off/true/false).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        let n = name.trim().to_ascii_lowercase().replace('_', "-");
-        match n.as_str() {
-            "aspiration" => self.aspiration = parse_bool(&n, value)?,
-            "aspiration-min-depth" => self.aspiration_min_depth = parse_num(&n, value)?,
-            "aspiration-window" => self.aspiration_window = parse_num(&n, value)?,
-            "lmr" => self.lmr = parse_bool(&n, value)?,
-            "lmr-min-depth" => self.lmr_min_depth = parse_num(&n, value)?,
-            "lmr-min-moves" => self.lmr_min_moves = parse_num(&n, value)?,
-            "lmr-base" => self.lmr_base = parse_num(&n, value)?,
-            "lmr-divisor" => self.lmr_divisor = parse_num(&n, value)?,
-            "lmr-pv-less" => self.lmr_pv_less = parse_num(&n, value)?,
-            "forced-extension" => self.forced_extension = parse_bool(&n, value)?,
-            "rfp" => self.rfp = parse_bool(&n, value)?,
-            "rfp-max-depth" => self.rfp_max_depth = parse_num(&n, value)?,
-            "rfp-margin" => self.rfp_margin = parse_num(&n, value)?,
-            "lmp" => self.lmp = parse_bool(&n, value)?,
-            "lmp-max-depth" => self.lmp_max_depth = parse_num(&n, value)?,
-            "lmp-base" => self.lmp_base = parse_num(&n, value)?,
-            "killers" => self.killers = parse_bool(&n, value)?,
-            "history" => self.history = parse_bool(&n, value)?,
-            "history-max" => self.history_max = parse_num(&n, value)?,
-            "tt-cutoffs" => self.tt_cutoffs = parse_bool(&n, value)?,
-            "twofold-in-path" => self.twofold_in_path = parse_bool(&n, value)?,
-            "clock-check-nodes" => self.clock_check_nodes = parse_num::<u64>(&n, value)?.max(1),
-            _ => {
-                return Err(ParamError(format!(
+        self.set_by_name(&normalised(name), value)
+            .unwrap_or_else(|| {
+                Err(ParamError(format!(
                     "unknown search parameter '{name}' (known: {})",
                     Self::NAMES.join(", ")
-                )));
-            }
-        }
+                )))
+            })?;
         if self.lmr_divisor <= 0.0 {
             return Err(ParamError("lmr-divisor must be positive".into()));
         }
@@ -192,33 +194,7 @@ impl Params {
     /// The current value of a parameter as [`Params::set`] accepts it (`on`/`off` for switches),
     /// for listing parameters in a protocol.
     pub fn get(&self, name: &str) -> Option<String> {
-        let b = |v: bool| if v { "on" } else { "off" }.to_string();
-        let n = name.trim().to_ascii_lowercase().replace('_', "-");
-        Some(match n.as_str() {
-            "aspiration" => b(self.aspiration),
-            "aspiration-min-depth" => self.aspiration_min_depth.to_string(),
-            "aspiration-window" => self.aspiration_window.to_string(),
-            "lmr" => b(self.lmr),
-            "lmr-min-depth" => self.lmr_min_depth.to_string(),
-            "lmr-min-moves" => self.lmr_min_moves.to_string(),
-            "lmr-base" => self.lmr_base.to_string(),
-            "lmr-divisor" => self.lmr_divisor.to_string(),
-            "lmr-pv-less" => self.lmr_pv_less.to_string(),
-            "forced-extension" => b(self.forced_extension),
-            "rfp" => b(self.rfp),
-            "rfp-max-depth" => self.rfp_max_depth.to_string(),
-            "rfp-margin" => self.rfp_margin.to_string(),
-            "lmp" => b(self.lmp),
-            "lmp-max-depth" => self.lmp_max_depth.to_string(),
-            "lmp-base" => self.lmp_base.to_string(),
-            "killers" => b(self.killers),
-            "history" => b(self.history),
-            "history-max" => self.history_max.to_string(),
-            "tt-cutoffs" => b(self.tt_cutoffs),
-            "twofold-in-path" => b(self.twofold_in_path),
-            "clock-check-nodes" => self.clock_check_nodes.to_string(),
-            _ => return None,
-        })
+        self.get_by_name(&normalised(name))
     }
 
     /// The reduction of the `moves`-th move (1-based) at `depth` remaining plies, before the PV

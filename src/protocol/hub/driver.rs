@@ -373,7 +373,7 @@ impl<W: Write> Hub<W> {
 
     /// `go`: starts a search with the accumulated `level`.
     fn go(&mut self, mode: GoMode) -> io::Result<()> {
-        if self.engine.legal_moves().is_empty() {
+        if !self.engine.has_legal_move() {
             return self
                 .error("no legal move: the side to move has lost, there is nothing to search");
         }
