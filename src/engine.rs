@@ -484,14 +484,15 @@ impl Engine {
         "threads",
         "hash",
         "hash-mib",
+        "tt-size",
         "tt-size-mib",
         "move-overhead",
     ];
 
     /// Sets an option by name, as the Hub `set-param` gives it: `variant`, `draw-rules`,
-    /// `threads`, `hash` (MiB, also `tt-size-mib`), `move-overhead` (milliseconds kept back from
-    /// every time budget for the client's lag), or any search parameter of
-    /// [`Params::NAMES`].
+    /// `threads`, `hash` (MiB, also `hash-mib`, `tt-size`, `tt-size-mib`), `move-overhead`
+    /// (milliseconds kept back from every time budget for the client's lag), or any search
+    /// parameter of [`Params::NAMES`].
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let bad = |reason: String| EngineError::BadOption {
             name: name.to_string(),
@@ -501,7 +502,10 @@ impl Engine {
             "variant" => self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
             "draw-rules" | "draw_rules" => self.set_draw_rules(value.parse().map_err(bad)?),
             "threads" => self.set_threads(parse_count(name, value)?),
-            "hash" | "hash-mib" | "tt-size-mib" => self.set_hash_mib(parse_count(name, value)?),
+            // Scan's `tt-size` is taken in MiB, as `hash`.
+            "hash" | "hash-mib" | "tt-size" | "tt-size-mib" => {
+                self.set_hash_mib(parse_count(name, value)?)
+            }
             "move-overhead" | "move_overhead" => {
                 let ms = parse_count(name, value)?;
                 in_range(name, ms, 0, MAX_MOVE_OVERHEAD_MS)?;

@@ -77,6 +77,9 @@ fn options() {
     assert_eq!(e.kind().draw_rules, DrawRuleSet::Fmjd);
     assert_eq!((e.options().threads, e.options().hash_mib), (2, 8));
     assert!(!e.options().params.lmr);
+    // Scan's name for the table size, in MiB.
+    e.set_option("tt-size", "4").unwrap();
+    assert_eq!(e.options().hash_mib, 4);
     assert!(matches!(
         e.set_option("threads", "0"),
         Err(EngineError::BadOption { .. })

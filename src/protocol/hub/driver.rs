@@ -324,11 +324,6 @@ impl<W: Write> Hub<W> {
                     .map_err(|e| format!("parameter numbering-8x8: {e}"))?;
                 Ok(())
             }
-            // Scan's `tt-size` is taken in MiB, as `hash`.
-            "tt-size" => self
-                .engine
-                .set_option("hash", value)
-                .map_err(|e| e.to_string()),
             k if Engine::OPTIONS.contains(&k) || Params::NAMES.contains(&k) => {
                 self.engine.set_option(k, value).map_err(|e| e.to_string())
             }
