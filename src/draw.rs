@@ -238,7 +238,7 @@ pub struct Ply {
 
 impl Condition {
     /// Whether the condition holds for the pieces of White and Black (`pieces`) and the kings, on
-    /// board `G`. Cheap tests first: most positions have more than one piece a side and no kings.
+    /// board `G`. Cheap tests first: most positions have no kings, and more than one piece a side.
     #[inline(always)]
     pub fn holds<G: Geometry>(&self, pieces: [u64; 2], kings: u64) -> bool {
         let strong_ok = |c: usize, min: u32, max: u32, min_kings: u32| {
@@ -249,6 +249,8 @@ impl Condition {
         let lone = |c: usize| pieces[c] & pieces[c].wrapping_sub(1) == 0 && pieces[c] & kings != 0;
         match *self {
             Condition::Always => true,
+            // Every other condition needs a king; most positions of a game have none.
+            _ if kings == 0 => false,
             Condition::VsLoneKing {
                 min,
                 max,

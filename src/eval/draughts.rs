@@ -7,7 +7,9 @@
 //! zero.
 //!
 //! Everything is computed from bitboards with masks built at compile time per board
-//! ([`BoardMasks`]); the only loops run over the rows, over men near promotion, and over kings.
+//! ([`BoardMasks`]), and the men's per-square terms (advancement, centre, edge) from a table
+//! built at compile time from the weights and summed by popcounts ([`ManSquares`]); the only
+//! loops run over men near promotion and over kings.
 //! The result is from the side to move's view and stays inside `-EVAL_MAX..=EVAL_MAX`.
 
 use super::weights::{self, Weights};
@@ -134,6 +136,120 @@ pub trait BoardMasks: Geometry {
 impl<G: Geometry> BoardMasks for G {}
 
 /// Squares a king on `k` can move to (flying: along free diagonals; short: one step).
+/// Most bit planes a [`Planes`] table uses (values spanning up to 4096).
+const MAX_PLANES: usize = 12;
+
+/// A value per square stored as bit planes: the sum of the values of a set of squares `b` is
+/// `base * |b| + sum over k of 2^k * |b & planes[k]|`, a few popcounts instead of a loop over rows.
+#[derive(Clone, Debug)]
+pub struct Planes {
+    pub base: i32,
+    pub planes: [u64; MAX_PLANES],
+    pub count: usize,
+}
+
+impl Planes {
+    /// The planes of `value[bit]` over the bits of `squares`.
+    pub const fn new(value: &[i32; 64], squares: u64) -> Planes {
+        let mut base = i32::MAX;
+        let mut top = i32::MIN;
+        let mut b = 0;
+        while b < 64 {
+            if squares & (1u64 << b) != 0 {
+                if value[b] < base {
+                    base = value[b];
+                }
+                if value[b] > top {
+                    top = value[b];
+                }
+            }
+            b += 1;
+        }
+        if base > top {
+            base = 0;
+            top = 0;
+        }
+        let span = (top - base) as u32;
+        let count = (32 - span.leading_zeros()) as usize;
+        assert!(
+            count <= MAX_PLANES,
+            "square values span too much for the planes"
+        );
+        let mut planes = [0u64; MAX_PLANES];
+        let mut b = 0;
+        while b < 64 {
+            if squares & (1u64 << b) != 0 {
+                let v = (value[b] - base) as u32;
+                let mut k = 0;
+                while k < count {
+                    if v & (1 << k) != 0 {
+                        planes[k] |= 1u64 << b;
+                    }
+                    k += 1;
+                }
+            }
+            b += 1;
+        }
+        Planes {
+            base,
+            planes,
+            count,
+        }
+    }
+
+    /// The sum of the values of the squares in `b`.
+    #[inline(always)]
+    pub fn sum(&self, b: u64) -> i32 {
+        let mut s = self.base * b.count_ones() as i32;
+        for k in 0..self.count {
+            s += ((b & self.planes[k]).count_ones() as i32) << k;
+        }
+        s
+    }
+}
+
+/// A man's square terms for colour `c` (0 White, 1 Black) on every bit: advancement by row,
+/// centre and edge.
+const fn man_square_values<G: Geometry>(w: &Weights, c: usize) -> [i32; 64] {
+    let m = &<G as BoardMasks>::MASKS;
+    let size = G::SIZE as usize;
+    let mut v = [0i32; 64];
+    let mut b = 0;
+    while b < 64 {
+        let bit = 1u64 << b;
+        let mut row = 0;
+        while row < size {
+            if m.rows[row] & bit != 0 {
+                let advanced = if c == 0 { size - 1 - row } else { row };
+                v[b] += w.advance[advanced];
+            }
+            row += 1;
+        }
+        if m.centre & bit != 0 {
+            v[b] += w.centre;
+        }
+        if m.edge & bit != 0 {
+            v[b] += w.edge;
+        }
+        b += 1;
+    }
+    v
+}
+
+/// The men's square terms of a variant's weights, per colour, as [`Planes`] (built at compile
+/// time from the weights in `weights.rs`).
+pub trait ManSquares: Rules {
+    const MAN_SQUARES: [Planes; 2] = {
+        let w = weights::for_rules::<Self>();
+        [
+            Planes::new(&man_square_values::<Self::Board>(w, 0), Self::Board::ALL),
+            Planes::new(&man_square_values::<Self::Board>(w, 1), Self::Board::ALL),
+        ]
+    };
+}
+
+impl<R: Rules> ManSquares for R {}
+
 #[inline(always)]
 fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
     let mut n = 0;
@@ -174,16 +290,8 @@ fn side_terms<R: Rules>(
     let m = &<R::Board as BoardMasks>::MASKS;
     let size = R::Board::SIZE as usize;
     let mut s = 0;
-    for (row, &mask) in m.rows.iter().enumerate().take(size) {
-        let advanced = if c == Color::White {
-            size - 1 - row
-        } else {
-            row
-        };
-        s += w.advance[advanced] * (men & mask).count_ones() as i32;
-    }
-    s += w.centre * (men & m.centre).count_ones() as i32;
-    s += w.edge * (men & m.edge).count_ones() as i32;
+    // Advancement, centre and edge: from the weights' per-square table.
+    s += <R as ManSquares>::MAN_SQUARES[c.index()].sum(men);
     if opp_men != 0 {
         let back = if c == Color::White {
             m.rows[size - 1]
@@ -236,7 +344,11 @@ fn drawish<G: Geometry>(w: &Weights, lone: u64, lone_kings: u64, strong: u32) ->
 }
 
 /// The evaluation of `pos` under weights `w`, from the side to move's view.
-pub fn evaluate_with<R: Rules>(pos: &Position<R>, w: &Weights) -> i32 {
+/// The evaluation of `pos` with its family's weights (`weights::for_rules`, from which the
+/// [`ManSquares`] tables are built too).
+#[inline(always)]
+fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
+    let w = weights::for_rules::<R>();
     let (white, black, kings) = (pos.white(), pos.black(), pos.kings());
     let own = pos.pieces(pos.side());
     if own == 0 {
@@ -264,7 +376,7 @@ pub fn evaluate_with<R: Rules>(pos: &Position<R>, w: &Weights) -> i32 {
 impl<R: Rules> Evaluate for Position<R> {
     #[inline]
     fn evaluate(&self) -> i32 {
-        evaluate_with(self, weights::for_rules::<R>())
+        evaluate(self)
     }
 }
 
@@ -298,6 +410,31 @@ mod tests {
         let b6 = Board10::bit_of_number(6).unwrap() as usize;
         assert_eq!(m.cone[0][b6], sq(1));
         assert_eq!(m.cone[1][b6] & sq(1), 0);
+    }
+
+    #[test]
+    fn planes_sum_the_square_values() {
+        fn check<R: Rules>() {
+            for c in 0..2 {
+                let values = man_square_values::<R::Board>(weights::for_rules::<R>(), c);
+                let planes = &<R as ManSquares>::MAN_SQUARES[c];
+                let mut rng = crate::rng::Rng::new(7 + c as u64);
+                for _ in 0..1000 {
+                    let b = rng.next_u64() & R::Board::ALL;
+                    let direct: i32 = Bits(b).map(|x| values[x as usize]).sum();
+                    assert_eq!(planes.sum(b), direct);
+                }
+            }
+        }
+        check::<International>();
+        check::<Russian>();
+        check::<English>();
+        // A white man gains by advancing; a black one by going down.
+        let w = man_square_values::<Board10>(&weights::INTERNATIONAL, 0);
+        let sq = |n| Board10::bit_of_number(n).unwrap() as usize;
+        assert!(w[sq(8)] > w[sq(48)]);
+        let b = man_square_values::<Board10>(&weights::INTERNATIONAL, 1);
+        assert!(b[sq(43)] > b[sq(8)]);
     }
 
     #[test]

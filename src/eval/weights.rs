@@ -112,7 +112,7 @@ pub const ENGLISH: Weights = Weights {
 
 /// The weights of a variant's family (chosen from compile-time rule facts).
 #[inline(always)]
-pub fn for_rules<R: Rules>() -> &'static Weights {
+pub const fn for_rules<R: Rules>() -> &'static Weights {
     if !R::FLYING_KINGS {
         &ENGLISH
     } else if R::Board::SIZE == 10 {

@@ -265,7 +265,7 @@ fn generate_side<R: Rules, const WHITE: bool>(pos: &Position<R>, list: &mut Move
 /// the first piece along the diagonal is an enemy king with only empty squares between.
 #[inline(always)]
 fn opposition_blocks<R: Rules>(s: &Sides, king: u8, d: usize) -> bool {
-    if !R::KING_OPPOSITION {
+    if !R::KING_OPPOSITION || s.opp_kings == 0 {
         return false;
     }
     let o = R::Board::RAYS[d][king as usize] & !s.empty;

@@ -164,9 +164,11 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
 #[inline(always)]
 pub(crate) fn pick(scores: &mut [(i32, u16)], from: usize) -> u16 {
     let mut best = from;
-    for i in from + 1..scores.len() {
-        if scores[i].0 > scores[best].0 {
+    let mut best_score = scores[from].0;
+    for (i, &(s, _)) in scores.iter().enumerate().skip(from + 1) {
+        if s > best_score {
             best = i;
+            best_score = s;
         }
     }
     scores.swap(from, best);
