@@ -294,6 +294,10 @@ impl DrawRules {
         pieces: [u64; 2],
         kings: u64,
     ) -> Counters {
+        if kings == 0 && self.kingless_ply_resets_all() {
+            // No king after the ply: a man moved (a side's own ply never removes its kings).
+            return Counters::default();
+        }
         let mut next = *c;
         next.reversible = if ply.capture || ply.man_move {
             0
@@ -311,6 +315,22 @@ impl DrawRules {
             };
         }
         next
+    }
+
+    /// Whether a man's move that leaves no king on the board zeroes every counter: true unless a
+    /// rule counts without kings (`Condition::Always`) and is not reset by a man's move. A
+    /// constant per rule set, folded where [`DrawRules::advance`] is inlined.
+    #[inline(always)]
+    pub const fn kingless_ply_resets_all(&self) -> bool {
+        let mut i = 0;
+        while i < self.rules.len() {
+            let r = &self.rules[i];
+            if matches!(r.condition, Condition::Always) && !r.resets.man_move {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// The counters of a position set up from scratch (a FEN): zero.
@@ -345,6 +365,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn kingless_man_moves_reset_all_but_russian() {
+        for set in [INTERNATIONAL, ENGLISH, FMJD64, REPETITION_ONLY] {
+            assert!(set.kingless_ply_resets_all(), "{}", set.name);
+        }
+        // Russian's 30 rounds count captures only: a man's move does not reset them.
+        assert!(!RUSSIAN.kingless_ply_resets_all());
+        let man = Ply {
+            capture: false,
+            man_move: true,
+            promotion: false,
+        };
+        let c = Counters {
+            by_rule: [7; MAX_RULES],
+            reversible: 7,
+        };
+        let next = INTERNATIONAL.advance::<Board8>(&c, man, [1, 2], 0);
+        assert_eq!(next, Counters::default());
     }
 
     #[test]
