@@ -17,6 +17,9 @@
 //!
 //! [`count`] is the bulk counter used at the last ply of perft: quiet moves, and captures that are
 //! all single jumps of men, are counted by popcount without being listed.
+//!
+//! Loops over the four directions whose bodies are large are written out once per direction
+//! (`each_direction!`), so that every step by a direction is one constant shift.
 
 mod list;
 
@@ -29,6 +32,32 @@ use crate::rules::{MidCapturePromotion, Rules};
 
 /// No previous jump direction.
 const NO_DIR: usize = 4;
+
+/// Runs `$body` once for each direction `UP_LEFT..=DOWN_RIGHT`, with `$d` bound to it, written
+/// out four times: in each copy the direction is a constant, so `step` by it is one shift and
+/// the direction tests fold. (A `for d in 0..4` loop with a large body is not unrolled by the
+/// compiler, and then every step loads its offset and branches on its sign.) Leave a copy early
+/// with `break '$label` from a block labelled `'$label`.
+macro_rules! each_direction {
+    (|$d:ident| $body:block) => {{
+        {
+            let $d: usize = 0;
+            $body
+        }
+        {
+            let $d: usize = 1;
+            $body
+        }
+        {
+            let $d: usize = 2;
+            $body
+        }
+        {
+            let $d: usize = 3;
+            $body
+        }
+    }};
+}
 
 /// The side-relative bitboards the generator works on.
 #[derive(Copy, Clone)]
@@ -222,29 +251,28 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(s: &Sides, jumps: &[u64; 4]) 
     let dirs = man_capture_dirs::<R, WHITE>();
     let promo = promotion_row::<R, WHITE>();
     let mut n = 0;
-    for d in 0..4 {
-        if dirs & (1 << d) == 0 {
-            continue;
-        }
-        let land = step::<R::Board>(step::<R::Board>(s.men & jumps[d], d), d);
-        let mut goes_on = 0;
-        for (e, j) in jumps.iter().enumerate() {
-            if e != reverse(d) {
-                goes_on |= j;
+    each_direction!(|d| {
+        if dirs & (1 << d) != 0 {
+            let land = step::<R::Board>(step::<R::Board>(s.men & jumps[d], d), d);
+            let mut goes_on = 0;
+            for (e, j) in jumps.iter().enumerate() {
+                if e != reverse(d) {
+                    goes_on |= j;
+                }
             }
+            match R::MID_CAPTURE {
+                // Crowning ends the move.
+                MidCapturePromotion::EndsMove => goes_on &= !promo,
+                // A man crowned on the way would go on as a king: generate.
+                MidCapturePromotion::BecomesKing if land & promo != 0 => return None,
+                MidCapturePromotion::BecomesKing | MidCapturePromotion::StaysMan => {}
+            }
+            if land & goes_on != 0 {
+                return None;
+            }
+            n += land.count_ones();
         }
-        match R::MID_CAPTURE {
-            // Crowning ends the move.
-            MidCapturePromotion::EndsMove => goes_on &= !promo,
-            // A man crowned on the way would go on as a king: generate.
-            MidCapturePromotion::BecomesKing if land & promo != 0 => return None,
-            MidCapturePromotion::BecomesKing | MidCapturePromotion::StaysMan => {}
-        }
-        if land & goes_on != 0 {
-            return None;
-        }
-        n += land.count_ones();
-    }
+    });
     Some(n as u64)
 }
 
@@ -274,32 +302,34 @@ fn opposition_blocks<R: Rules>(s: &Sides, king: u8, d: usize) -> bool {
 
 fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
     let promo = promotion_row::<R, WHITE>();
-    for d in forward::<WHITE>() {
-        let off = R::Board::OFFSETS[d];
-        for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
-            let from = (to as i32 - off) as u8;
-            list.push(Move::quiet(from, to, (1u64 << to) & promo != 0));
+    let [a, b] = forward::<WHITE>();
+    each_direction!(|d| {
+        if d == a || d == b {
+            let off = R::Board::OFFSETS[d];
+            for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
+                let from = (to as i32 - off) as u8;
+                list.push(Move::quiet(from, to, (1u64 << to) & promo != 0));
+            }
         }
-    }
+    });
     if R::FLYING_KINGS {
         let occ = !s.empty;
         for k in Bits(s.kings) {
-            for d in 0..4 {
-                if opposition_blocks::<R>(s, k, d) {
-                    continue;
+            each_direction!(|d| {
+                if !opposition_blocks::<R>(s, k, d) {
+                    for to in Bits(free_part::<R::Board>(R::Board::RAYS[d][k as usize], d, occ)) {
+                        list.push(Move::quiet(k, to, false));
+                    }
                 }
-                for to in Bits(free_part::<R::Board>(R::Board::RAYS[d][k as usize], d, occ)) {
-                    list.push(Move::quiet(k, to, false));
-                }
-            }
+            });
         }
     } else {
-        for d in 0..4 {
+        each_direction!(|d| {
             let off = R::Board::OFFSETS[d];
             for to in Bits(step::<R::Board>(s.kings, d) & s.empty) {
                 list.push(Move::quiet((to as i32 - off) as u8, to, false));
             }
-        }
+        });
     }
 }
 
@@ -312,17 +342,17 @@ fn count_quiets<R: Rules, const WHITE: bool>(s: &Sides) -> u64 {
         if R::FLYING_KINGS {
             let occ = !s.empty;
             for k in Bits(s.kings) {
-                for d in 0..4 {
-                    if opposition_blocks::<R>(s, k, d) {
-                        continue;
+                each_direction!(|d| {
+                    if !opposition_blocks::<R>(s, k, d) {
+                        let ray = R::Board::RAYS[d][k as usize];
+                        n += free_part::<R::Board>(ray, d, occ).count_ones();
                     }
-                    n += free_part::<R::Board>(R::Board::RAYS[d][k as usize], d, occ).count_ones();
-                }
+                });
             }
         } else {
-            for d in 0..4 {
+            each_direction!(|d| {
                 n += (step::<R::Board>(s.kings, d) & s.empty).count_ones();
-            }
+            });
         }
     }
     n as u64
@@ -368,7 +398,7 @@ fn has_capture_side<R: Rules, const WHITE: bool>(s: &Sides) -> bool {
     if R::FLYING_KINGS {
         let occ = !s.empty;
         for k in Bits(s.kings) {
-            for d in 0..4 {
+            each_direction!(|d| {
                 let o = R::Board::RAYS[d][k as usize] & occ;
                 if o != 0 {
                     let v = 1u64 << first::<R::Board>(o, d);
@@ -376,7 +406,7 @@ fn has_capture_side<R: Rules, const WHITE: bool>(s: &Sides) -> bool {
                         return true;
                     }
                 }
-            }
+            });
         }
         false
     } else {
@@ -452,19 +482,19 @@ fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
     // per-man direction tests). A man's sequences starting in different directions are not
     // contiguous in the list, so duplicates are looked for in the whole list (`piece_start = 0`).
     let man_dirs = man_capture_dirs::<R, WHITE>();
-    for d in 0..4 {
-        if man_dirs & (1 << d) == 0 {
-            continue;
+    each_direction!(|d| {
+        if man_dirs & (1 << d) != 0 {
+            let r = reverse(d);
+            for f in Bits(s.men & step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r)) {
+                let from = 1u64 << f;
+                ctx.from = f;
+                ctx.empty = s.empty | from;
+                let over = step::<R::Board>(from, d);
+                let land = step::<R::Board>(over, d);
+                after_short_jump::<R, WHITE, true>(&mut ctx, land, over, 0, d);
+            }
         }
-        let r = reverse(d);
-        for f in Bits(s.men & step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r)) {
-            let from = 1u64 << f;
-            ctx.from = f;
-            ctx.empty = s.empty | from;
-            let over = step::<R::Board>(from, d);
-            after_short_jump::<R, WHITE, true>(&mut ctx, step::<R::Board>(over, d), over, 0, d);
-        }
-    }
+    });
     for f in Bits(s.kings) {
         ctx.from = f;
         ctx.empty = s.empty | (1u64 << f);
@@ -492,22 +522,24 @@ fn short_jumps<R: Rules, const WHITE: bool, const MAN: bool>(
     };
     let here = 1u64 << sq;
     let mut found = false;
-    for d in 0..4 {
-        // Jumping back the way we came would take the piece just taken: never possible.
-        if dirs & (1 << d) == 0 || (came != NO_DIR && d == reverse(came)) {
-            continue;
+    each_direction!(|d| {
+        'dir: {
+            // Jumping back the way we came would take the piece just taken: never possible.
+            if dirs & (1 << d) == 0 || (came != NO_DIR && d == reverse(came)) {
+                break 'dir;
+            }
+            let over = step::<R::Board>(here, d) & ctx.opp & !captured;
+            if over == 0 {
+                break 'dir;
+            }
+            let land = step::<R::Board>(over, d) & ctx.empty;
+            if land == 0 {
+                break 'dir;
+            }
+            found = true;
+            after_short_jump::<R, WHITE, MAN>(ctx, land, over, captured, d);
         }
-        let over = step::<R::Board>(here, d) & ctx.opp & !captured;
-        if over == 0 {
-            continue;
-        }
-        let land = step::<R::Board>(over, d) & ctx.empty;
-        if land == 0 {
-            continue;
-        }
-        found = true;
-        after_short_jump::<R, WHITE, MAN>(ctx, land, over, captured, d);
-    }
+    });
     found
 }
 
@@ -569,42 +601,44 @@ fn king_jumps<R: Rules>(
 ) -> bool {
     let occ = !ctx.empty;
     let mut found = false;
-    for d in 0..4 {
-        if dirs & (1 << d) == 0 {
-            continue;
-        }
-        let o = R::Board::RAYS[d][sq as usize] & occ;
-        if o == 0 {
-            continue;
-        }
-        let v = first::<R::Board>(o, d);
-        let vb = 1u64 << v;
-        if vb & ctx.opp & !captured == 0 {
-            continue;
-        }
-        let land = free_part::<R::Board>(R::Board::RAYS[d][v as usize], d, occ);
-        if land == 0 {
-            continue;
-        }
-        found = true;
-        let cap = captured | vb;
-        // Continuing straight on reaches the same next piece from every landing square, so it is
-        // tried from the nearest one only; turning is tried from each.
-        let near = first::<R::Board>(land, d);
-        let perp = perpendicular(d);
-        let mut continued = false;
-        for l in Bits(land) {
-            let ds = if l == near { perp | (1 << d) } else { perp };
-            continued |= king_jumps::<R>(ctx, l, cap, ds, promotes);
-        }
-        // The sequence must go on when it can: a landing square that ends it is only legal when
-        // no landing square continues.
-        if !continued {
+    each_direction!(|d| {
+        'dir: {
+            if dirs & (1 << d) == 0 {
+                break 'dir;
+            }
+            let o = R::Board::RAYS[d][sq as usize] & occ;
+            if o == 0 {
+                break 'dir;
+            }
+            let v = first::<R::Board>(o, d);
+            let vb = 1u64 << v;
+            if vb & ctx.opp & !captured == 0 {
+                break 'dir;
+            }
+            let land = free_part::<R::Board>(R::Board::RAYS[d][v as usize], d, occ);
+            if land == 0 {
+                break 'dir;
+            }
+            found = true;
+            let cap = captured | vb;
+            // Continuing straight on reaches the same next piece from every landing square, so
+            // it is tried from the nearest one only; turning is tried from each.
+            let near = first::<R::Board>(land, d);
+            let perp = perpendicular(d);
+            let mut continued = false;
             for l in Bits(land) {
-                ctx.add::<R>(l, cap, promotes);
+                let ds = if l == near { perp | (1 << d) } else { perp };
+                continued |= king_jumps::<R>(ctx, l, cap, ds, promotes);
+            }
+            // The sequence must go on when it can: a landing square that ends it is only legal
+            // when no landing square continues.
+            if !continued {
+                for l in Bits(land) {
+                    ctx.add::<R>(l, cap, promotes);
+                }
             }
         }
-    }
+    });
     found
 }
 
