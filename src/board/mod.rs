@@ -31,6 +31,10 @@
 //! 8x8 (`Board8`): 1..4 → 0..3, 5..8 → 4..7, ghost 8, 9..12 → 9..12, 13..16 → 13..16, ghost 17,
 //! 17..20 → 18..21, 21..24 → 22..25, ghost 26, 25..28 → 27..30, 29..32 → 31..34.
 //!
+//! Helpers on that layout: [`step`] (one diagonal step of a whole bitboard), [`first`] and
+//! [`free_part`] (along a ray), and `each_direction!`, which writes a loop over the four
+//! directions out per direction so that each step is a constant shift.
+//!
 //! Invariants: `ALL` holds exactly `SQUARES` bits; `BIT_TO_SQ` and `SQ_TO_BIT` are inverse on them;
 //! `RAYS[d][b]` is the set of squares reached from bit `b` by repeated steps in direction `d`,
 //! excluding `b` itself.
@@ -168,6 +172,56 @@ pub fn step<G: Geometry>(b: u64, dir: usize) -> u64 {
     let o = G::OFFSETS[dir];
     if o > 0 { b << o } else { b >> (-o) }
 }
+
+/// The first set bit of `b` walking from the origin in direction `d` (b != 0).
+#[inline(always)]
+pub fn first<G: Geometry>(b: u64, d: usize) -> u8 {
+    debug_assert!(b != 0);
+    if G::OFFSETS[d] > 0 {
+        b.trailing_zeros() as u8
+    } else {
+        63 - b.leading_zeros() as u8
+    }
+}
+
+/// The squares of `ray` (a ray in direction `d`) before its first square in `occupied`.
+#[inline(always)]
+pub fn free_part<G: Geometry>(ray: u64, d: usize, occupied: u64) -> u64 {
+    let o = ray & occupied;
+    if o == 0 {
+        ray
+    } else {
+        let n = first::<G>(o, d);
+        ray & !(G::RAYS[d][n as usize] | (1u64 << n))
+    }
+}
+
+/// Runs `$body` once for each direction `UP_LEFT..=DOWN_RIGHT`, with `$d` bound to it, written
+/// out four times: in each copy the direction is a constant, so `step` by it is one shift and
+/// the direction tests fold. (A `for d in 0..4` loop with a large body is not unrolled by the
+/// compiler, and then every step loads its offset and branches on its sign.) Leave a copy early
+/// with `break '$label` from a block labelled `'$label`.
+macro_rules! each_direction {
+    (|$d:ident| $body:block) => {{
+        {
+            let $d: usize = 0;
+            $body
+        }
+        {
+            let $d: usize = 1;
+            $body
+        }
+        {
+            let $d: usize = 2;
+            $body
+        }
+        {
+            let $d: usize = 3;
+            $body
+        }
+    }};
+}
+pub(crate) use each_direction;
 
 /// Iterator over the bit indices of a bitboard, lowest first.
 #[derive(Copy, Clone, Debug)]

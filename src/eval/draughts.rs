@@ -14,7 +14,7 @@
 
 use super::weights::{self, Weights};
 use super::{EVAL_MAX, Evaluate};
-use crate::board::{Bits, Geometry};
+use crate::board::{Bits, Geometry, each_direction, free_part, step};
 use crate::color::Color;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -250,33 +250,20 @@ pub trait ManSquares: Rules {
 
 impl<R: Rules> ManSquares for R {}
 
+/// Squares a king on `k` can move to (flying: every free square of each diagonal).
 #[inline(always)]
 fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
     let mut n = 0;
-    for d in 0..4 {
-        let ray = G::RAYS[d][k as usize];
-        if flying {
-            let blockers = ray & !empty;
-            let free = if blockers == 0 {
-                ray
-            } else {
-                let first = if G::OFFSETS[d] > 0 {
-                    blockers.trailing_zeros()
-                } else {
-                    63 - blockers.leading_zeros()
-                };
-                ray & !(G::RAYS[d][first as usize] | (1u64 << first))
-            };
-            n += free.count_ones();
+    each_direction!(|d| {
+        n += if flying {
+            free_part::<G>(G::RAYS[d][k as usize], d, !empty).count_ones()
         } else {
-            let next = crate::board::step::<G>(1u64 << k, d);
-            n += (next & empty != 0) as u32;
-        }
-    }
+            (step::<G>(1u64 << k, d) & empty != 0) as u32
+        };
+    });
     n
 }
 
-/// The evaluation of one side's pieces (no material), from White's or Black's view.
 #[inline(always)]
 fn side_terms<R: Rules>(
     w: &Weights,

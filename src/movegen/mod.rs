@@ -25,39 +25,16 @@ mod list;
 
 pub use list::{MAX_MOVES, Move, MoveList, PROMOTES};
 
-use crate::board::{Bits, DOWN_LEFT, DOWN_RIGHT, Geometry, UP_LEFT, UP_RIGHT, reverse, step};
+use crate::board::{
+    Bits, DOWN_LEFT, DOWN_RIGHT, Geometry, UP_LEFT, UP_RIGHT, each_direction, first, free_part,
+    reverse, step,
+};
 use crate::color::Color;
 use crate::position::Position;
 use crate::rules::{MidCapturePromotion, Rules};
 
 /// No previous jump direction.
 const NO_DIR: usize = 4;
-
-/// Runs `$body` once for each direction `UP_LEFT..=DOWN_RIGHT`, with `$d` bound to it, written
-/// out four times: in each copy the direction is a constant, so `step` by it is one shift and
-/// the direction tests fold. (A `for d in 0..4` loop with a large body is not unrolled by the
-/// compiler, and then every step loads its offset and branches on its sign.) Leave a copy early
-/// with `break '$label` from a block labelled `'$label`.
-macro_rules! each_direction {
-    (|$d:ident| $body:block) => {{
-        {
-            let $d: usize = 0;
-            $body
-        }
-        {
-            let $d: usize = 1;
-            $body
-        }
-        {
-            let $d: usize = 2;
-            $body
-        }
-        {
-            let $d: usize = 3;
-            $body
-        }
-    }};
-}
 
 /// The side-relative bitboards the generator works on.
 #[derive(Copy, Clone)]
@@ -121,29 +98,6 @@ const fn perpendicular(d: usize) -> u8 {
         (1 << UP_RIGHT) | (1 << DOWN_LEFT)
     } else {
         (1 << UP_LEFT) | (1 << DOWN_RIGHT)
-    }
-}
-
-/// The first set bit of `b` walking from the origin in direction `d` (b != 0).
-#[inline(always)]
-fn first<G: Geometry>(b: u64, d: usize) -> u8 {
-    debug_assert!(b != 0);
-    if G::OFFSETS[d] > 0 {
-        b.trailing_zeros() as u8
-    } else {
-        63 - b.leading_zeros() as u8
-    }
-}
-
-/// The squares of `ray` (a ray in direction `d`) before its first square in `occupied`.
-#[inline(always)]
-fn free_part<G: Geometry>(ray: u64, d: usize, occupied: u64) -> u64 {
-    let o = ray & occupied;
-    if o == 0 {
-        ray
-    } else {
-        let n = first::<G>(o, d);
-        ray & !(G::RAYS[d][n as usize] | (1u64 << n))
     }
 }
 
