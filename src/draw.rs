@@ -295,7 +295,9 @@ impl DrawRules {
         kings: u64,
     ) -> Counters {
         if kings == 0 && self.kingless_ply_resets_all() {
-            // No king after the ply: a man moved (a side's own ply never removes its kings).
+            // No king after the ply, so a man moved (a side's own ply never removes its kings):
+            // every counter restarts.
+            debug_assert!(ply.man_move, "a king moved, yet no king is left");
             return Counters::default();
         }
         let mut next = *c;

@@ -135,7 +135,6 @@ pub trait BoardMasks: Geometry {
 
 impl<G: Geometry> BoardMasks for G {}
 
-/// Squares a king on `k` can move to (flying: along free diagonals; short: one step).
 /// Most bit planes a [`Planes`] table uses (values spanning up to 4096).
 const MAX_PLANES: usize = 12;
 
@@ -143,8 +142,11 @@ const MAX_PLANES: usize = 12;
 /// `base * |b| + sum over k of 2^k * |b & planes[k]|`, a few popcounts instead of a loop over rows.
 #[derive(Clone, Debug)]
 pub struct Planes {
+    /// The smallest value.
     pub base: i32,
+    /// Plane `k`: the squares whose value less `base` has bit `k` set.
     pub planes: [u64; MAX_PLANES],
+    /// Planes in use (the bits of the largest value less `base`).
     pub count: usize,
 }
 
@@ -250,7 +252,7 @@ pub trait ManSquares: Rules {
 
 impl<R: Rules> ManSquares for R {}
 
-/// Squares a king on `k` can move to (flying: every free square of each diagonal).
+/// Squares a king on `k` can move to (flying: along free diagonals; short: one step).
 #[inline(always)]
 fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
     let mut n = 0;
