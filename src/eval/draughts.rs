@@ -266,6 +266,7 @@ fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
     n
 }
 
+/// The evaluation of one side's pieces (no material), from White's or Black's view.
 #[inline(always)]
 fn side_terms<R: Rules>(
     w: &Weights,
@@ -332,9 +333,8 @@ fn drawish<G: Geometry>(w: &Weights, lone: u64, lone_kings: u64, strong: u32) ->
                 && lone & <G as BoardMasks>::MASKS.long_diagonal != 0))
 }
 
-/// The evaluation of `pos` under weights `w`, from the side to move's view.
-/// The evaluation of `pos` with its family's weights (`weights::for_rules`, from which the
-/// [`ManSquares`] tables are built too).
+/// The evaluation of `pos`, from the side to move's view, with its family's weights
+/// (`weights::for_rules`, from which the [`ManSquares`] tables are built too).
 #[inline(always)]
 fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     let w = weights::for_rules::<R>();

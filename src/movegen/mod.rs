@@ -178,15 +178,14 @@ fn count_side<R: Rules, const WHITE: bool>(pos: &Position<R>, scratch: &mut Move
 }
 
 /// For each direction in which the side's men capture, the squares from which a man could jump
-/// in it (the next square an enemy piece, the one beyond empty); 0 for the other directions.
+/// in it ([`jump_source`]); 0 for the other directions.
 #[inline(always)]
 fn man_jump_sources<R: Rules, const WHITE: bool>(s: &Sides) -> [u64; 4] {
     let dirs = man_capture_dirs::<R, WHITE>();
     let mut sources = [0u64; 4];
-    for (e, j) in sources.iter_mut().enumerate() {
-        if dirs & (1 << e) != 0 {
-            let r = reverse(e);
-            *j = step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r);
+    for (d, j) in sources.iter_mut().enumerate() {
+        if dirs & (1 << d) != 0 {
+            *j = jump_source::<R::Board>(s.opp, s.empty, d);
         }
     }
     sources
@@ -256,16 +255,13 @@ fn opposition_blocks<R: Rules>(s: &Sides, king: u8, d: usize) -> bool {
 
 fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
     let promo = promotion_row::<R, WHITE>();
-    let [a, b] = forward::<WHITE>();
-    each_direction!(|d| {
-        if d == a || d == b {
-            let off = R::Board::OFFSETS[d];
-            for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
-                let from = (to as i32 - off) as u8;
-                list.push(Move::quiet(from, to, (1u64 << to) & promo != 0));
-            }
+    for d in forward::<WHITE>() {
+        let off = R::Board::OFFSETS[d];
+        for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
+            let from = (to as i32 - off) as u8;
+            list.push(Move::quiet(from, to, (1u64 << to) & promo != 0));
         }
-    });
+    }
     if R::FLYING_KINGS {
         let occ = !s.empty;
         for k in Bits(s.kings) {
@@ -315,6 +311,14 @@ fn count_quiets<R: Rules, const WHITE: bool>(s: &Sides) -> u64 {
 // ---------------------------------------------------------------------------------------------
 // Captures
 
+/// The squares from which a piece could make a short jump in direction `d`: the next square an
+/// enemy piece of `opp`, the one beyond in `empty`.
+#[inline(always)]
+fn jump_source<G: Geometry>(opp: u64, empty: u64, d: usize) -> u64 {
+    let r = reverse(d);
+    step::<G>(opp & step::<G>(empty, r), r)
+}
+
 /// Pieces among `pieces` that can jump an enemy piece in one of `dirs` (short jump: the enemy
 /// adjacent, the square behind it empty).
 #[inline(always)]
@@ -322,8 +326,7 @@ fn short_capturers<G: Geometry>(pieces: u64, opp: u64, empty: u64, dirs: u8) -> 
     let mut c = 0;
     for d in 0..4 {
         if dirs & (1 << d) != 0 {
-            let r = reverse(d);
-            c |= pieces & step::<G>(opp & step::<G>(empty, r), r);
+            c |= pieces & jump_source::<G>(opp, empty, d);
         }
     }
     c
@@ -438,8 +441,7 @@ fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
     let man_dirs = man_capture_dirs::<R, WHITE>();
     each_direction!(|d| {
         if man_dirs & (1 << d) != 0 {
-            let r = reverse(d);
-            for f in Bits(s.men & step::<R::Board>(s.opp & step::<R::Board>(s.empty, r), r)) {
+            for f in Bits(s.men & jump_source::<R::Board>(s.opp, s.empty, d)) {
                 let from = 1u64 << f;
                 ctx.from = f;
                 ctx.empty = s.empty | from;
