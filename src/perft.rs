@@ -2,7 +2,8 @@
 //! speed benchmark. Generic over [`Game`], so draughts and Morris share it.
 //!
 //! - Bulk counting: at the last ply the moves are counted, not made (`Game` positions that offer a
-//!   faster count implement [`BulkCount`]).
+//!   faster count implement [`BulkCount`]); the last two plies are one call
+//!   ([`BulkCount::count_two_plies`]), which draughts answers without making the children.
 //! - Parallel: the tree is split at the root (deeper when there are few root moves) into tasks that
 //!   a rayon pool of the requested size runs; results are summed per root move for `divide`.
 //! - Progress: an optional callback receives the number of finished and total tasks.
@@ -19,12 +20,28 @@ pub trait BulkCount: Game {
         self.generate(scratch);
         scratch.len() as u64
     }
+
+    /// The leaves two plies below: the sum of [`count_moves`](Self::count_moves) over the
+    /// children. `list` and `scratch` may be overwritten.
+    fn count_two_plies(
+        &self,
+        list: &mut MoveList<Self::Move>,
+        scratch: &mut MoveList<Self::Move>,
+    ) -> u64 {
+        self.generate(list);
+        list.iter().map(|m| self.make(m).count_moves(scratch)).sum()
+    }
 }
 
 impl<R: crate::rules::Rules> BulkCount for crate::position::Position<R> {
     #[inline(always)]
     fn count_moves(&self, scratch: &mut MoveList<Self::Move>) -> u64 {
         crate::movegen::count(self, scratch)
+    }
+
+    #[inline(always)]
+    fn count_two_plies(&self, list: &mut MoveList, scratch: &mut MoveList) -> u64 {
+        crate::movegen::count_two(self, list, scratch)
     }
 }
 
@@ -65,12 +82,11 @@ fn perft_rec<G: BulkCount>(
     if depth == 1 && bulk {
         return pos.count_moves(list);
     }
-    pos.generate(list);
     if depth == 2 && bulk {
         // The last two plies in one loop: no call per leaf's parent.
-        let scratch = &mut rest[0];
-        return list.iter().map(|m| pos.make(m).count_moves(scratch)).sum();
+        return pos.count_two_plies(list, &mut rest[0]);
     }
+    pos.generate(list);
     if depth == 1 {
         // Make every leaf (the "moves/s" figure).
         let mut n = 0;

@@ -16,7 +16,10 @@
 //! - Quiet moves, including the duoyibu king rule (`R::KING_OPPOSITION`).
 //!
 //! [`count`] is the bulk counter used at the last ply of perft: quiet moves, and captures that are
-//! all single jumps of men, are counted by popcount without being listed.
+//! all single jumps of men, are counted by popcount without being listed. [`count_two`] counts the
+//! last two plies: each child's bitboards are derived from the parent's and the move, so no child
+//! position is made, and quiet moves are visited without being listed ([`each_quiet`], the one
+//! definition of the quiet moves, which also fills the move list).
 //!
 //! Loops over the four directions whose bodies are large are written out once per direction
 //! (`each_direction!`), so that every step by a direction is one constant shift.
@@ -159,7 +162,13 @@ pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
 
 #[inline(always)]
 fn count_side<R: Rules, const WHITE: bool>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
-    let s = sides::<R, WHITE>(pos);
+    count_sides::<R, WHITE>(&sides::<R, WHITE>(pos), scratch)
+}
+
+/// [`count`] from the side's bitboards.
+#[inline(always)]
+fn count_sides<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -> u64 {
+    let s = *s;
     if s.kings == 0 {
         // Men only: the jump masks tell both whether a capture exists and, most often, how many.
         let jumps = man_jump_sources::<R, WHITE>(&s);
@@ -169,12 +178,110 @@ fn count_side<R: Rules, const WHITE: bool>(pos: &Position<R>, scratch: &mut Move
         if let Some(n) = count_single_jumps::<R, WHITE>(&s, &jumps) {
             return n;
         }
-    } else if !has_capture_side::<R, WHITE>(&s) {
-        return count_quiets::<R, WHITE>(&s);
+    } else {
+        return count_with_kings::<R, WHITE>(&s, scratch);
     }
     scratch.clear();
     captures::<R, WHITE>(&s, scratch);
     scratch.len() as u64
+}
+
+/// [`count_sides`] for a side with kings: kept out of line, so that the men-only count stays
+/// small where it is inlined (the kings' loops would crowd the hot perft loops).
+#[inline(never)]
+fn count_with_kings<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -> u64 {
+    if !has_capture_side::<R, WHITE>(s) {
+        return count_quiets::<R, WHITE>(s);
+    }
+    scratch.clear();
+    captures::<R, WHITE>(s, scratch);
+    scratch.len() as u64
+}
+
+/// Leaves two plies below `pos`: the sum of [`count`] over its children (the last two plies of
+/// perft). `list` holds `pos`'s captures when it has any, `scratch` the children's (both
+/// overwritten).
+///
+/// No child is made: a move from `f` to `t` taking `captured` changes the opponent's view of the
+/// board in those squares only, so each child's bitboards are the parent's with those bits
+/// changed, and are counted as they are. Quiet moves are not even listed: they are read straight
+/// from the bitboards.
+#[inline(always)]
+pub fn count_two<R: Rules>(pos: &Position<R>, list: &mut MoveList, scratch: &mut MoveList) -> u64 {
+    match pos.side() {
+        Color::White => count_two_side::<R, true, false>(pos, list, scratch),
+        Color::Black => count_two_side::<R, false, true>(pos, list, scratch),
+    }
+}
+
+/// [`count_two`] for side `US` to move (`THEM` is the other side).
+#[inline(always)]
+fn count_two_side<R: Rules, const US: bool, const THEM: bool>(
+    pos: &Position<R>,
+    list: &mut MoveList,
+    scratch: &mut MoveList,
+) -> u64 {
+    let s = sides::<R, US>(pos);
+    if has_capture_side::<R, US>(&s) {
+        list.clear();
+        captures::<R, US>(&s, list);
+        return list
+            .iter()
+            .map(|m| {
+                let f = 1u64 << m.from;
+                let king = s.kings & f != 0 || m.promotes();
+                count_child::<R, THEM>(&s, f, 1u64 << m.to, m.captured, king, scratch)
+            })
+            .sum();
+    }
+    let mut children = CountChildren::<R, THEM> {
+        s,
+        n: 0,
+        scratch,
+        _rules: std::marker::PhantomData,
+    };
+    each_quiet::<R, US>(&s, &mut children);
+    children.n
+}
+
+/// Sums the counts of the children of quiet moves ([`count_two`]); `THEM` is the side to move in
+/// the children.
+struct CountChildren<'a, R, const THEM: bool> {
+    /// The parent's bitboards, from the moving side's view.
+    s: Sides,
+    n: u64,
+    scratch: &'a mut MoveList,
+    _rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules, const THEM: bool> VisitQuiet for CountChildren<'_, R, THEM> {
+    #[inline(always)]
+    fn visit<const KING: bool>(&mut self, _: u8, _: u8, f: u64, t: u64, promotes: bool) {
+        let king = KING || promotes;
+        self.n += count_child::<R, THEM>(&self.s, f, t, 0, king, self.scratch);
+    }
+}
+
+/// The count of the opponent's moves once a piece of the side `s` describes went from `f` to `t`
+/// (one bit each, equal for a king's capture round a circle) taking `captured`; `king` when it is
+/// a king there. `THEM` is the opponent.
+#[inline(always)]
+fn count_child<R: Rules, const THEM: bool>(
+    s: &Sides,
+    f: u64,
+    t: u64,
+    captured: u64,
+    king: bool,
+    scratch: &mut MoveList,
+) -> u64 {
+    let c = Sides {
+        men: s.opp & !s.opp_kings & !captured,
+        kings: s.opp_kings & !captured,
+        opp: (s.men | s.kings) ^ f ^ t,
+        opp_kings: (s.kings & !f) | if king { t } else { 0 },
+        empty: (s.empty ^ f ^ t) | captured,
+    };
+    count_sides::<R, THEM>(&c, scratch)
 }
 
 /// For each direction in which the side's men capture, the squares from which a man could jump
@@ -254,21 +361,52 @@ fn opposition_blocks<R: Rules>(s: &Sides, king: u8, d: usize) -> bool {
 }
 
 fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
-    let promo = promotion_row::<R, WHITE>();
-    for d in forward::<WHITE>() {
-        let off = R::Board::OFFSETS[d];
-        for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
-            let from = (to as i32 - off) as u8;
-            list.push(Move::quiet(from, to, (1u64 << to) & promo != 0));
-        }
+    each_quiet::<R, WHITE>(s, &mut Push(list));
+}
+
+/// What [`each_quiet`] does with each quiet move (a trait rather than a closure, so that the
+/// call is always inlined).
+trait VisitQuiet {
+    /// A quiet move from bit `from` to bit `to` (`f` and `t`: the same as bitboards, so that
+    /// neither form is recomputed from the other) of a king (`KING`) or a man, who is crowned by
+    /// it when `promotes`.
+    fn visit<const KING: bool>(&mut self, from: u8, to: u8, f: u64, t: u64, promotes: bool);
+}
+
+/// Lists the moves.
+struct Push<'a>(&'a mut MoveList);
+
+impl VisitQuiet for Push<'_> {
+    #[inline(always)]
+    fn visit<const KING: bool>(&mut self, from: u8, to: u8, _: u64, _: u64, promotes: bool) {
+        self.0.push(Move::quiet(from, to, promotes));
     }
+}
+
+/// Calls `v.visit(from, to, promotes)` for every quiet move of the side (bit indices), men's
+/// moves first. The one definition of which quiet moves exist, for listing them ([`quiets`]) and
+/// for counting their children without listing them ([`count_two`]).
+#[inline(always)]
+fn each_quiet<R: Rules, const WHITE: bool>(s: &Sides, v: &mut impl VisitQuiet) {
+    let promo = promotion_row::<R, WHITE>();
+    let [a, b] = forward::<WHITE>();
+    each_direction!(|d| {
+        if d == a || d == b {
+            let off = R::Board::OFFSETS[d];
+            for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
+                let t = 1u64 << to;
+                let f = step::<R::Board>(t, reverse(d));
+                v.visit::<false>((to as i32 - off) as u8, to, f, t, t & promo != 0);
+            }
+        }
+    });
     if R::FLYING_KINGS {
         let occ = !s.empty;
         for k in Bits(s.kings) {
             each_direction!(|d| {
                 if !opposition_blocks::<R>(s, k, d) {
                     for to in Bits(free_part::<R::Board>(R::Board::RAYS[d][k as usize], d, occ)) {
-                        list.push(Move::quiet(k, to, false));
+                        v.visit::<true>(k, to, 1u64 << k, 1u64 << to, false);
                     }
                 }
             });
@@ -277,7 +415,9 @@ fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
         each_direction!(|d| {
             let off = R::Board::OFFSETS[d];
             for to in Bits(step::<R::Board>(s.kings, d) & s.empty) {
-                list.push(Move::quiet((to as i32 - off) as u8, to, false));
+                let t = 1u64 << to;
+                let f = step::<R::Board>(t, reverse(d));
+                v.visit::<true>((to as i32 - off) as u8, to, f, t, false);
             }
         });
     }
