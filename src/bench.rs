@@ -7,7 +7,7 @@
 use crate::dispatch;
 use crate::eval::Evaluate;
 use crate::position::Position;
-use crate::search;
+use crate::search::{self, Params, SearchOptions};
 use crate::tt::Tt;
 use crate::variant::{GameKind, Variant};
 use std::time::Duration;
@@ -115,9 +115,18 @@ pub struct BenchLine {
     pub best: String,
 }
 
-fn run_one<G: Evaluate>(fen: &str, depth: u32, tt: &Tt) -> Result<BenchLine, String> {
+fn run_one<G: Evaluate>(
+    fen: &str,
+    depth: u32,
+    tt: &Tt,
+    params: &Params,
+) -> Result<BenchLine, String> {
     let pos = G::from_fen(fen).map_err(|e| format!("bench FEN '{fen}': {e}"))?;
-    let r = search::search_to_depth(&pos, depth, tt);
+    let opts = SearchOptions {
+        params: params.clone(),
+        ..SearchOptions::default()
+    };
+    let r = search::search_to_depth_with(&pos, depth, tt, &opts);
     Ok(BenchLine {
         nodes: r.nodes,
         time: r.time,
@@ -125,10 +134,16 @@ fn run_one<G: Evaluate>(fen: &str, depth: u32, tt: &Tt) -> Result<BenchLine, Str
     })
 }
 
-/// Searches one bench position to the bench `depth` (less its `shallower`) with the table `tt`.
-pub fn run_position(p: &BenchPosition, depth: u32, tt: &Tt) -> Result<BenchLine, String> {
+/// Searches one bench position to the bench `depth` (less its `shallower`) with the table `tt`
+/// and the search parameters `params` (the signature is that of the defaults).
+pub fn run_position(
+    p: &BenchPosition,
+    depth: u32,
+    tt: &Tt,
+    params: &Params,
+) -> Result<BenchLine, String> {
     let depth = depth.saturating_sub(p.shallower).max(1);
     dispatch!(GameKind::new(p.variant),
-        R => run_one::<Position<R>>(p.fen, depth, tt),
-        morris => run_one::<crate::morris::MorrisPosition>(p.fen, depth, tt))
+        R => run_one::<Position<R>>(p.fen, depth, tt, params),
+        morris => run_one::<crate::morris::MorrisPosition>(p.fen, depth, tt, params))
 }

@@ -1,5 +1,6 @@
-//! The command line's manners on stdout: a reader that stops early (`| head`) ends the program
-//! quietly, as Unix tools do, instead of a panic.
+//! The command line's manners: a reader that stops early (`| head`) ends the program quietly, as
+//! Unix tools do, instead of a panic; search parameters set with `--set` reach the search, and a
+//! bad one is an error naming it.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -21,4 +22,54 @@ fn a_closed_pipe_ends_the_program_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_ne!(output.status.code(), Some(101), "a panic's exit status");
+}
+
+/// Runs `tiao` with `args`; (stdout, stderr, success).
+fn tiao(args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// The `nodes N` line of `tiao bench`.
+fn signature(out: &str) -> u64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no signature in {out}"))
+}
+
+#[test]
+fn bench_and_analyze_take_search_parameters() {
+    let (plain, _, ok) = tiao(&["bench", "--depth", "6", "--hash", "1"]);
+    assert!(ok);
+    let (again, _, ok) = tiao(&["bench", "--depth", "6", "--hash", "1", "--set", "lmr=on"]);
+    assert!(ok);
+    assert_eq!(
+        signature(&plain),
+        signature(&again),
+        "a default value changes nothing"
+    );
+    let (changed, _, ok) = tiao(&["bench", "--depth", "6", "--hash", "1", "--set", "lmp=off"]);
+    assert!(ok);
+    assert!(changed.starts_with("bench depth 6 threads 1 hash 1 MiB set lmp=off"));
+    assert_ne!(
+        signature(&plain),
+        signature(&changed),
+        "late move pruning prunes"
+    );
+
+    let (out, _, ok) = tiao(&["analyze", "--depth", "6", "--set", "killers=off"]);
+    assert!(ok && out.contains("bestmove"), "{out}");
+    for bad in ["nonsense=1", "lmr=maybe", "lmr"] {
+        let (_, err, ok) = tiao(&["analyze", "--depth", "6", "--set", bad]);
+        assert!(!ok, "--set {bad} accepted");
+        assert!(err.contains(&format!("--set {bad}")), "{bad}: {err}");
+    }
 }

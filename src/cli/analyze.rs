@@ -14,7 +14,7 @@ use tiao::analysis::{self as batch, Job, Settings};
 use tiao::engine::{Engine, EngineOptions, Event};
 use tiao::notation::pdn;
 use tiao::render::plot::{self, EvalPlot};
-use tiao::search::{Limits, Params};
+use tiao::search::Limits;
 use tiao::variant::GameKind;
 
 /// Depth searched when no limit is given: a few seconds on a small machine.
@@ -81,6 +81,8 @@ pub struct AnalyzeArgs {
     /// No progress bar on stderr.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    params: super::ParamArgs,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
@@ -93,6 +95,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         EngineOptions {
             threads: args.threads,
             hash_mib: args.hash.unwrap_or(64),
+            params: args.params.params()?,
             ..EngineOptions::default()
         },
     )
@@ -260,7 +263,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             .jobs
             .unwrap_or_else(|| batch::default_jobs(threads))
             .max(1),
-        params: Params::default(),
+        params: args.params.params()?,
     };
     let mut out = std::io::stdout().lock();
     let mut emit = |line: String| {

@@ -1,5 +1,5 @@
 //! `tiao bench`: the search signature (total nodes of the bench positions at a fixed depth, one
-//! thread) and nodes/s.
+//! thread) and nodes/s; `--set name=value` shows a search parameter's effect on the signature.
 
 use clap::Args;
 use tiao::bench::{self, POSITIONS};
@@ -13,17 +13,25 @@ pub struct BenchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    #[command(flatten)]
+    params: super::ParamArgs,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
+    let params = args.params.params()?;
     let tt = Tt::new(args.hash.max(1));
     let (mut nodes, mut secs) = (0u64, 0f64);
+    let set = if args.params.set.is_empty() {
+        String::new()
+    } else {
+        format!(" set {}", args.params.set.join(" "))
+    };
     println!(
-        "bench depth {} threads 1 hash {} MiB",
+        "bench depth {} threads 1 hash {} MiB{set}",
         args.depth, args.hash
     );
     for p in POSITIONS {
-        let line = bench::run_position(p, args.depth, &tt)?;
+        let line = bench::run_position(p, args.depth, &tt, &params)?;
         nodes += line.nodes;
         secs += line.time.as_secs_f64();
         println!(

@@ -1,9 +1,11 @@
 //! Subcommands of the `tiao` binary. Each parses its arguments (clap) and formats output; the
 //! work is done by the library. The arguments several subcommands share are here: the game
-//! ([`GameArgs`]) and a position given as a FEN and moves ([`PositionArgs`]).
+//! ([`GameArgs`]), a position given as a FEN and moves ([`PositionArgs`]) and search parameters
+//! ([`ParamArgs`]).
 
 use clap::Args;
 use tiao::rules::Variant;
+use tiao::search::Params;
 use tiao::variant::{DrawRuleSet, GameKind};
 
 pub mod analyze;
@@ -53,5 +55,28 @@ impl PositionArgs {
             .as_deref()
             .map(|m| m.split_whitespace().collect())
             .unwrap_or_default()
+    }
+}
+
+/// Search parameters changed from their defaults, named as the Hub's `set-param` and
+/// `tiao match --engine "tiao name=value"` take them (an unknown name is answered with the list).
+#[derive(Args, Clone, Debug)]
+pub struct ParamArgs {
+    /// Sets a search parameter, e.g. --set lmr=off --set rfp-margin=40 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl ParamArgs {
+    /// The default parameters with the settings applied; an error names the bad setting.
+    pub fn params(&self) -> Result<Params, String> {
+        let mut p = Params::default();
+        for s in &self.set {
+            let (name, value) = s
+                .split_once('=')
+                .ok_or_else(|| format!("--set {s}: expected NAME=VALUE"))?;
+            p.set(name, value).map_err(|e| format!("--set {s}: {e}"))?;
+        }
+        Ok(p)
     }
 }

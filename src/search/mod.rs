@@ -214,6 +214,17 @@ pub fn search<G: Evaluate>(
 /// A one-thread search of `pos` to `depth` plies from an empty table (benches, openings,
 /// tests): deterministic.
 pub fn search_to_depth<G: Evaluate>(pos: &G, depth: u32, tt: &Tt) -> SearchResult<G::Move> {
+    search_to_depth_with(pos, depth, tt, &SearchOptions::default())
+}
+
+/// [`search_to_depth`] with the given options (parameters; threads other than 1 make it
+/// nondeterministic).
+pub fn search_to_depth_with<G: Evaluate>(
+    pos: &G,
+    depth: u32,
+    tt: &Tt,
+    opts: &SearchOptions,
+) -> SearchResult<G::Move> {
     tt.clear();
     let limits = Limits {
         analyze: true,
@@ -223,7 +234,7 @@ pub fn search_to_depth<G: Evaluate>(pos: &G, depth: u32, tt: &Tt) -> SearchResul
         pos,
         &[],
         &limits,
-        &SearchOptions::default(),
+        opts,
         tt,
         &Control::new(false),
         &mut |_| {},
