@@ -2,8 +2,9 @@
 //! speed benchmark. Generic over [`Game`], so draughts and Morris share it.
 //!
 //! - Bulk counting: at the last ply the moves are counted, not made (`Game` positions that offer a
-//!   faster count implement [`BulkCount`]); the last two plies are one call
-//!   ([`BulkCount::count_two_plies`]), which draughts answers without making the children.
+//!   faster count implement [`BulkCount`]); the last two and three plies are one call each
+//!   ([`BulkCount::count_two_plies`], [`BulkCount::count_three_plies`]), which draughts answers
+//!   without making the children.
 //! - Parallel: the tree is split at the root (deeper when there are few root moves) into tasks that
 //!   a rayon pool of the requested size runs; results are summed per root move for `divide`.
 //! - Progress: an optional callback receives the number of finished and total tasks.
@@ -31,6 +32,20 @@ pub trait BulkCount: Game {
         self.generate(list);
         list.iter().map(|m| self.make(m).count_moves(scratch)).sum()
     }
+
+    /// The leaves three plies below: the sum of [`count_two_plies`](Self::count_two_plies) over
+    /// the children. The lists may be overwritten.
+    fn count_three_plies(
+        &self,
+        list: &mut MoveList<Self::Move>,
+        list2: &mut MoveList<Self::Move>,
+        scratch: &mut MoveList<Self::Move>,
+    ) -> u64 {
+        self.generate(list);
+        list.iter()
+            .map(|m| self.make(m).count_two_plies(list2, scratch))
+            .sum()
+    }
 }
 
 impl<R: crate::rules::Rules> BulkCount for crate::position::Position<R> {
@@ -42,6 +57,16 @@ impl<R: crate::rules::Rules> BulkCount for crate::position::Position<R> {
     #[inline(always)]
     fn count_two_plies(&self, list: &mut MoveList, scratch: &mut MoveList) -> u64 {
         crate::movegen::count_two(self, list, scratch)
+    }
+
+    #[inline(always)]
+    fn count_three_plies(
+        &self,
+        list: &mut MoveList,
+        list2: &mut MoveList,
+        scratch: &mut MoveList,
+    ) -> u64 {
+        crate::movegen::count_three(self, list, list2, scratch)
     }
 }
 
@@ -85,6 +110,10 @@ fn perft_rec<G: BulkCount>(
     if depth == 2 && bulk {
         // The last two plies in one loop: no call per leaf's parent.
         return pos.count_two_plies(list, &mut rest[0]);
+    }
+    if depth == 3 && bulk {
+        let (list2, rest) = rest.split_first_mut().expect("one list per ply");
+        return pos.count_three_plies(list, list2, &mut rest[0]);
     }
     pos.generate(list);
     if depth == 1 {

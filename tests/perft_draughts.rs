@@ -5,7 +5,7 @@
 //! in release builds. The deep figures are `#[ignore]`d and run by `.ci/run` with
 //! `cargo test --release -- --ignored` (they take a few minutes on two cores).
 
-use tiao::movegen::{MoveList, count, count_two, generate};
+use tiao::movegen::{MoveList, count, count_three, count_two, generate};
 use tiao::perft::{PerftOptions, divide, perft};
 use tiao::position::Position;
 use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
@@ -110,13 +110,14 @@ struct Seen {
 }
 
 /// Checks that the bulk count of every position of random games (kings, promotions, long
-/// captures and all) equals the number of generated moves, and that the two-ply count (children
-/// counted without being made) equals the children's counts.
+/// captures and all) equals the number of generated moves, and that the two- and three-ply counts
+/// (children counted without being made) equal the children's counts.
 fn bulk_count_on_random_games<R: Rules>(games: u64) -> Seen {
     let mut seen = Seen::default();
     let mut list = MoveList::new();
     let mut scratch = MoveList::new();
     let mut list2 = MoveList::new();
+    let mut list3 = MoveList::new();
     for game in 0..games {
         let mut rng = game.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         let mut pos = Position::<R>::start();
@@ -133,6 +134,16 @@ fn bulk_count_on_random_games<R: Rules>(games: u64) -> Seen {
                 count_two(&pos, &mut list2, &mut scratch),
                 children,
                 "two plies below {}",
+                tiao::notation::fen::write(&pos)
+            );
+            let grandchildren: u64 = list
+                .iter()
+                .map(|m| count_two(&pos.make(m), &mut list2, &mut scratch))
+                .sum();
+            assert_eq!(
+                count_three(&pos, &mut list3, &mut list2, &mut scratch),
+                grandchildren,
+                "three plies below {}",
                 tiao::notation::fen::write(&pos)
             );
             seen.positions += 1;

@@ -16,10 +16,11 @@
 //! - Quiet moves, including the duoyibu king rule (`R::KING_OPPOSITION`).
 //!
 //! [`count`] is the bulk counter used at the last ply of perft: quiet moves, and captures that are
-//! all single jumps of men, are counted by popcount without being listed. [`count_two`] counts the
-//! last two plies: each child's bitboards are derived from the parent's and the move, so no child
-//! position is made, and quiet moves are visited without being listed ([`each_quiet`], the one
-//! definition of the quiet moves, which also fills the move list).
+//! all single jumps of men, are counted by popcount without being listed. [`count_two`] and
+//! [`count_three`] count the last two and three plies: each child's bitboards are derived from the
+//! parent's and the move, so no child position is made, and the quiet moves of the last-but-one
+//! ply are visited without being listed (`each_quiet`, the one definition of the quiet moves,
+//! which also fills the move list).
 //!
 //! Loops over the four directions whose bodies are large are written out once per direction
 //! (`each_direction!`), so that every step by a direction is one constant shift.
@@ -221,17 +222,23 @@ fn count_two_side<R: Rules, const US: bool, const THEM: bool>(
     list: &mut MoveList,
     scratch: &mut MoveList,
 ) -> u64 {
-    let s = sides::<R, US>(pos);
+    count_two_sides::<R, US, THEM>(&sides::<R, US>(pos), list, scratch)
+}
+
+/// [`count_two`] from the bitboards of side `US`, to move.
+#[inline(always)]
+fn count_two_sides<R: Rules, const US: bool, const THEM: bool>(
+    s: &Sides,
+    list: &mut MoveList,
+    scratch: &mut MoveList,
+) -> u64 {
+    let s = *s;
     if has_capture_side::<R, US>(&s) {
         list.clear();
         captures::<R, US>(&s, list);
         return list
             .iter()
-            .map(|m| {
-                let f = 1u64 << m.from;
-                let king = s.kings & f != 0 || m.promotes();
-                count_child::<R, THEM>(&s, f, 1u64 << m.to, m.captured, king, scratch)
-            })
+            .map(|m| count_sides::<R, THEM>(&after_capture(&s, m), scratch))
             .sum();
     }
     let mut children = CountChildren::<R, THEM> {
@@ -242,6 +249,60 @@ fn count_two_side<R: Rules, const US: bool, const THEM: bool>(
     };
     each_quiet::<R, US>(&s, &mut children);
     children.n
+}
+
+/// The leaves three plies below `pos` (perft's last three plies): its moves are listed in
+/// `list`, and each child's bitboards are derived as in [`count_two`], which counts the rest
+/// with `list2` and `scratch`; no position is made.
+pub fn count_three<R: Rules>(
+    pos: &Position<R>,
+    list: &mut MoveList,
+    list2: &mut MoveList,
+    scratch: &mut MoveList,
+) -> u64 {
+    match pos.side() {
+        Color::White => count_three_side::<R, true, false>(pos, list, list2, scratch),
+        Color::Black => count_three_side::<R, false, true>(pos, list, list2, scratch),
+    }
+}
+
+/// [`count_three`] for side `US` to move.
+#[inline(always)]
+fn count_three_side<R: Rules, const US: bool, const THEM: bool>(
+    pos: &Position<R>,
+    list: &mut MoveList,
+    list2: &mut MoveList,
+    scratch: &mut MoveList,
+) -> u64 {
+    let s = sides::<R, US>(pos);
+    list.clear();
+    if has_capture_side::<R, US>(&s) {
+        captures::<R, US>(&s, list);
+    } else {
+        quiets::<R, US>(&s, list);
+    }
+    list.iter()
+        .map(|m| count_two_out_of_line::<R, THEM, US>(&after_capture(&s, m), list2, scratch))
+        .sum()
+}
+
+/// [`count_two_sides`], called (not inlined) once per child by [`count_three`].
+#[inline(never)]
+fn count_two_out_of_line<R: Rules, const US: bool, const THEM: bool>(
+    s: &Sides,
+    list: &mut MoveList,
+    scratch: &mut MoveList,
+) -> u64 {
+    count_two_sides::<R, US, THEM>(s, list, scratch)
+}
+
+/// The opponent's bitboards after move `m` of the side `s` describes (any move: a quiet move
+/// captures nothing).
+#[inline(always)]
+fn after_capture(s: &Sides, m: &Move) -> Sides {
+    let f = 1u64 << m.from;
+    let king = s.kings & f != 0 || m.promotes();
+    child_sides(s, f, 1u64 << m.to, m.captured, king)
 }
 
 /// Sums the counts of the children of quiet moves ([`count_two`]); `THEM` is the side to move in
@@ -258,30 +319,22 @@ impl<R: Rules, const THEM: bool> VisitQuiet for CountChildren<'_, R, THEM> {
     #[inline(always)]
     fn visit<const KING: bool>(&mut self, _: u8, _: u8, f: u64, t: u64, promotes: bool) {
         let king = KING || promotes;
-        self.n += count_child::<R, THEM>(&self.s, f, t, 0, king, self.scratch);
+        self.n += count_sides::<R, THEM>(&child_sides(&self.s, f, t, 0, king), self.scratch);
     }
 }
 
-/// The count of the opponent's moves once a piece of the side `s` describes went from `f` to `t`
-/// (one bit each, equal for a king's capture round a circle) taking `captured`; `king` when it is
-/// a king there. `THEM` is the opponent.
+/// The opponent's bitboards once a piece of the side `s` describes went from `f` to `t` (one bit
+/// each, equal for a king's capture round a circle) taking `captured`; `king` when it is a king
+/// there.
 #[inline(always)]
-fn count_child<R: Rules, const THEM: bool>(
-    s: &Sides,
-    f: u64,
-    t: u64,
-    captured: u64,
-    king: bool,
-    scratch: &mut MoveList,
-) -> u64 {
-    let c = Sides {
+fn child_sides(s: &Sides, f: u64, t: u64, captured: u64, king: bool) -> Sides {
+    Sides {
         men: s.opp & !s.opp_kings & !captured,
         kings: s.opp_kings & !captured,
         opp: (s.men | s.kings) ^ f ^ t,
         opp_kings: (s.kings & !f) | if king { t } else { 0 },
         empty: (s.empty ^ f ^ t) | captured,
-    };
-    count_sides::<R, THEM>(&c, scratch)
+    }
 }
 
 /// For each direction in which the side's men capture, the squares from which a man could jump
