@@ -238,7 +238,7 @@ fn count_two_sides<R: Rules, const US: bool, const THEM: bool>(
         captures::<R, US>(&s, list);
         return list
             .iter()
-            .map(|m| count_sides::<R, THEM>(&after_capture(&s, m), scratch))
+            .map(|m| count_sides::<R, THEM>(&after_move(&s, m), scratch))
             .sum();
     }
     let mut children = CountChildren::<R, THEM> {
@@ -282,7 +282,7 @@ fn count_three_side<R: Rules, const US: bool, const THEM: bool>(
         quiets::<R, US>(&s, list);
     }
     list.iter()
-        .map(|m| count_two_out_of_line::<R, THEM, US>(&after_capture(&s, m), list2, scratch))
+        .map(|m| count_two_out_of_line::<R, THEM, US>(&after_move(&s, m), list2, scratch))
         .sum()
 }
 
@@ -296,10 +296,9 @@ fn count_two_out_of_line<R: Rules, const US: bool, const THEM: bool>(
     count_two_sides::<R, US, THEM>(s, list, scratch)
 }
 
-/// The opponent's bitboards after move `m` of the side `s` describes (any move: a quiet move
-/// captures nothing).
+/// The opponent's bitboards after move `m` (quiet or capture) of the side `s` describes.
 #[inline(always)]
-fn after_capture(s: &Sides, m: &Move) -> Sides {
+fn after_move(s: &Sides, m: &Move) -> Sides {
     let f = 1u64 << m.from;
     let king = s.kings & f != 0 || m.promotes();
     child_sides(s, f, 1u64 << m.to, m.captured, king)
@@ -436,8 +435,8 @@ impl VisitQuiet for Push<'_> {
     }
 }
 
-/// Calls `v.visit(from, to, promotes)` for every quiet move of the side (bit indices), men's
-/// moves first. The one definition of which quiet moves exist, for listing them ([`quiets`]) and
+/// Calls `v.visit` for every quiet move of the side (bit indices and bitboards), men's moves
+/// first. The one definition of which quiet moves exist, for listing them ([`quiets`]) and
 /// for counting their children without listing them ([`count_two`]).
 #[inline(always)]
 fn each_quiet<R: Rules, const WHITE: bool>(s: &Sides, v: &mut impl VisitQuiet) {
