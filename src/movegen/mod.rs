@@ -110,8 +110,8 @@ const fn perpendicular(d: usize) -> u8 {
 pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
     list.clear();
     match pos.side() {
-        Color::White => generate_side::<R, true>(pos, list),
-        Color::Black => generate_side::<R, false>(pos, list),
+        Color::White => generate_sides::<R, true>(&sides::<R, true>(pos), list),
+        Color::Black => generate_sides::<R, false>(&sides::<R, false>(pos), list),
     }
 }
 
@@ -182,18 +182,24 @@ fn count_sides<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -
     } else {
         return count_with_kings::<R, WHITE>(&s, scratch);
     }
-    scratch.clear();
-    captures::<R, WHITE>(&s, scratch);
-    scratch.len() as u64
+    count_by_listing::<R, WHITE>(&s, scratch)
 }
 
 /// [`count_sides`] for a side with kings: kept out of line, so that the men-only count stays
 /// small where it is inlined (the kings' loops would crowd the hot perft loops).
 #[inline(never)]
 fn count_with_kings<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -> u64 {
-    if !has_capture_side::<R, WHITE>(s) {
-        return count_quiets::<R, WHITE>(s);
+    if has_capture_side::<R, WHITE>(s) {
+        count_by_listing::<R, WHITE>(s, scratch)
+    } else {
+        count_quiets::<R, WHITE>(s)
     }
+}
+
+/// The number of captures of a side that has one, by listing them in `scratch` (the count must
+/// see the majority rule and duplicate sequences, which only the generator resolves).
+#[inline(always)]
+fn count_by_listing<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -> u64 {
     scratch.clear();
     captures::<R, WHITE>(s, scratch);
     scratch.len() as u64
@@ -210,22 +216,12 @@ fn count_with_kings<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveLi
 #[inline(always)]
 pub fn count_two<R: Rules>(pos: &Position<R>, list: &mut MoveList, scratch: &mut MoveList) -> u64 {
     match pos.side() {
-        Color::White => count_two_side::<R, true, false>(pos, list, scratch),
-        Color::Black => count_two_side::<R, false, true>(pos, list, scratch),
+        Color::White => count_two_sides::<R, true, false>(&sides::<R, true>(pos), list, scratch),
+        Color::Black => count_two_sides::<R, false, true>(&sides::<R, false>(pos), list, scratch),
     }
 }
 
-/// [`count_two`] for side `US` to move (`THEM` is the other side).
-#[inline(always)]
-fn count_two_side<R: Rules, const US: bool, const THEM: bool>(
-    pos: &Position<R>,
-    list: &mut MoveList,
-    scratch: &mut MoveList,
-) -> u64 {
-    count_two_sides::<R, US, THEM>(&sides::<R, US>(pos), list, scratch)
-}
-
-/// [`count_two`] from the bitboards of side `US`, to move.
+/// [`count_two`] from the bitboards of side `US`, to move (`THEM` is the other side).
 #[inline(always)]
 fn count_two_sides<R: Rules, const US: bool, const THEM: bool>(
     s: &Sides,
@@ -276,11 +272,7 @@ fn count_three_side<R: Rules, const US: bool, const THEM: bool>(
 ) -> u64 {
     let s = sides::<R, US>(pos);
     list.clear();
-    if has_capture_side::<R, US>(&s) {
-        captures::<R, US>(&s, list);
-    } else {
-        quiets::<R, US>(&s, list);
-    }
+    generate_sides::<R, US>(&s, list);
     list.iter()
         .map(|m| count_two_out_of_line::<R, THEM, US>(&after_move(&s, m), list2, scratch))
         .sum()
@@ -389,12 +381,12 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(s: &Sides, jumps: &[u64; 4]) 
 }
 
 #[inline(always)]
-fn generate_side<R: Rules, const WHITE: bool>(pos: &Position<R>, list: &mut MoveList) {
-    let s = sides::<R, WHITE>(pos);
-    if has_capture_side::<R, WHITE>(&s) {
-        captures::<R, WHITE>(&s, list);
+/// Appends the side's legal moves to `list`: its captures when it has any, else its quiet moves.
+fn generate_sides<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
+    if has_capture_side::<R, WHITE>(s) {
+        captures::<R, WHITE>(s, list);
     } else {
-        quiets::<R, WHITE>(&s, list);
+        quiets::<R, WHITE>(s, list);
     }
 }
 
