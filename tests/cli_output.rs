@@ -65,8 +65,23 @@ fn bench_and_analyze_take_search_parameters() {
         "late move pruning prunes"
     );
 
-    let (out, _, ok) = tiao(&["analyze", "--depth", "6", "--set", "killers=off"]);
+    // The nodes of analyze's last iteration: a parameter that prunes less searches more.
+    let nodes_at_8 = |out: &str| -> u64 {
+        out.lines()
+            .find_map(|l| l.trim_start().strip_prefix("8 "))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no depth 8 line in {out}"))
+    };
+    let (plain, _, ok) = tiao(&["analyze", "--depth", "8"]);
+    assert!(ok && plain.contains("bestmove"), "{plain}");
+    let (out, _, ok) = tiao(&["analyze", "--depth", "8", "--set", "lmp=off"]);
     assert!(ok && out.contains("bestmove"), "{out}");
+    assert_ne!(
+        nodes_at_8(&plain),
+        nodes_at_8(&out),
+        "lmp=off reached the search"
+    );
     for bad in ["nonsense=1", "lmr=maybe", "lmr"] {
         let (_, err, ok) = tiao(&["analyze", "--depth", "6", "--set", bad]);
         assert!(!ok, "--set {bad} accepted");
