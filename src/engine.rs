@@ -2,8 +2,8 @@
 //! transposition table, and searches run on a background thread.
 //!
 //! This is the API the protocol layers (Hub, later DXP) and the CLI drive. Nothing here prints:
-//! a search reports through an [`EventSink`] (an [`Event::Info`] per completed iteration, then
-//! exactly one [`Event::Done`]), with moves already written as text (Hub form and PDN form).
+//! a search reports through an [`EventSink`] (an [`Event::Info`] per completed iteration, and
+//! one for an unfinished iteration that found a better move, then exactly one [`Event::Done`]), with moves already written as text (Hub form and PDN form).
 //!
 //! Typical use (the Hub loop): [`Engine::new`], setters ([`Engine::set_option`] for `set-param`),
 //! [`Engine::new_game`] (`new-game`), [`Engine::set_position`] (`pos`), [`Engine::go`] (`go` with
@@ -73,9 +73,9 @@ pub struct Done {
     pub best: Option<MoveText>,
     /// The expected reply.
     pub ponder: Option<MoveText>,
-    /// Score of the last completed iteration.
+    /// Score of the last reported iteration.
     pub score: Score,
-    /// Depth of the last completed iteration (0: answered at once).
+    /// Depth of the last reported iteration (0: answered at once).
     pub depth: u32,
     /// Nodes, all threads.
     pub nodes: u64,
@@ -86,7 +86,7 @@ pub struct Done {
 /// What a search reports.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// A completed iteration.
+    /// A completed iteration (or an unfinished one that found a better move).
     Info(Info),
     /// The search ended (always sent, once).
     Done(Done),

@@ -173,3 +173,55 @@ fn node_limit_is_exact_with_one_thread() {
     assert!(r.best.is_some());
     assert!(r.nodes <= 20_000, "{}", r.nodes);
 }
+
+/// A search stopped in the middle of an iteration answers with a move that iteration proved
+/// better than the previous iteration's best move, or else with the last completed iteration's
+/// move. One thread and node limits make it exact: for each iteration of the start position that
+/// changed the best move, searches stopped before it completed must answer at the earlier
+/// iteration's depth with its move, or at the new depth with another move (reported as the last
+/// iteration); at least one of them must have found the new move early.
+#[test]
+fn an_unfinished_iteration_answers_with_a_proven_better_move() {
+    let pos = Intl::start();
+    let search_with = |limits: &Limits, reports: &mut Vec<(u32, u64, String)>| {
+        let r = search(
+            &pos,
+            &[],
+            limits,
+            &SearchOptions::default(),
+            &Tt::new(8),
+            &Control::new(false),
+            &mut |rep| reports.push((rep.depth, rep.nodes, pos.move_to_pdn(&rep.pv[0]))),
+        );
+        (r.depth, best_pdn(&pos, &r))
+    };
+    let mut iterations = Vec::new();
+    search_with(&Limits::depth(14), &mut iterations);
+    let mut partial = 0;
+    for pair in iterations.windows(2) {
+        let ((d0, n0, m0), (d1, n1, m1)) = (&pair[0], &pair[1]);
+        if m0 == m1 {
+            continue;
+        }
+        for k in 1..=4 {
+            let limit = n1 - k * (n1 - n0) / 8;
+            let mut reports = Vec::new();
+            let (depth, best) = search_with(&Limits::nodes(limit), &mut reports);
+            let last = reports.last().expect("an iteration");
+            assert_eq!(last.2, best, "the last report carries the answer");
+            if depth == *d1 {
+                assert_ne!(
+                    &best, m0,
+                    "limit {limit}: only a better move is taken early"
+                );
+                partial += 1;
+            } else {
+                assert_eq!((depth, &best), (*d0, m0), "limit {limit}");
+            }
+        }
+    }
+    assert!(
+        partial > 0,
+        "no unfinished iteration changed the move: {iterations:?}"
+    );
+}

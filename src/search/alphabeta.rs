@@ -6,10 +6,16 @@
 //! ordered moves with late move reductions and PV re-searches, the forced-move extension, and the
 //! table store. At depth 0 the quiescence search takes over.
 //!
+//! An iteration aborted by the clock is not all lost: when, at the root, a move searched after
+//! the first one (the previous iteration's best move, which the hash move puts first) scored above
+//! the window's lower bound, it is better than that move at the new depth, and the main thread
+//! answers with it (`Worker::partial`).
+//!
 //! Invariants: `keys[root_index + ply]` is the key of the node at `ply` while it is searched (the
 //! entries below `root_index` are the game history); a search that was aborted returns a
-//! meaningless score and sets `aborted`, and its caller discards everything it returned; the main
-//! thread never aborts its first iteration, so a legal move is always known.
+//! meaningless score and sets `aborted`, and its caller discards everything it returned, but for
+//! the root moves it completed before the abort; the main thread never aborts its first
+//! iteration, so a legal move is always known.
 
 use super::Control;
 use super::ordering::{HASH_MOVE, Ordering, pick};
@@ -106,6 +112,11 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     pub(crate) seldepth: usize,
     pub(crate) leaf_plies: u64,
     pub(crate) leaves: u64,
+    /// The first move searched at the root in the current iteration.
+    root_first: Option<G::Move>,
+    /// The current iteration's best line so far, once a root move after the first one has beaten
+    /// it (its score is exact or a lower bound).
+    partial: Option<Iteration<G::Move>>,
 }
 
 /// Longest game history kept for repetition (plies).
@@ -150,6 +161,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             seldepth: 0,
             leaf_plies: 0,
             leaves: 0,
+            root_first: None,
+            partial: None,
         }
     }
 
@@ -437,6 +450,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if self.aborted {
                 return 0;
             }
+            // The first move of the iteration's first window (a re-search after a fail high
+            // starts with the move that failed high, which `partial` already holds).
+            if ply == 0 && i == 0 && self.root_first.is_none() {
+                self.root_first = Some(m);
+            }
             if score > best {
                 best = score;
                 if score > alpha {
@@ -444,6 +462,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     alpha = score;
                     if pv_node {
                         self.update_pv(ply, m);
+                    }
+                    if ply == 0 && i > 0 {
+                        self.partial = Some(Iteration {
+                            depth: depth as u32,
+                            score,
+                            pv: self.root_pv(),
+                        });
                     }
                     if alpha >= beta {
                         if !noisy {
@@ -479,6 +504,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
     }
 
+    /// The aborted iteration's best line, if a root move beat the previous iteration's best move
+    /// (searched first) at the new depth.
+    fn proven_partial(&mut self, last: Option<&Iteration<G::Move>>) -> Option<Iteration<G::Move>> {
+        let previous = last?.pv.first()?;
+        if self.root_first.as_ref() != Some(previous) {
+            return None;
+        }
+        self.partial.take()
+    }
+
     /// One iteration with an aspiration window around `prev`.
     pub(crate) fn aspiration(&mut self, root: &G, depth: i32, prev: i32) -> i32 {
         let p = self.p;
@@ -511,7 +546,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// Iterative deepening up to `max_depth`; the main thread calls `on_iteration` after each
-    /// completed iteration and decides when to stop. Returns the last completed iteration.
+    /// completed iteration and decides when to stop. Returns the last completed iteration, or the
+    /// unfinished one when the clock or the node limit stopped it after it found a better move.
     pub(crate) fn iterate(
         &mut self,
         root: &G,
@@ -528,8 +564,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             self.seldepth = 0;
             self.leaf_plies = 0;
             self.leaves = 0;
+            self.root_first = None;
+            self.partial = None;
             let s = self.aspiration(root, depth as i32, prev);
             if self.aborted {
+                if let Some(it) = self.proven_partial(last.as_ref()) {
+                    on_iteration(self, &it);
+                    last = Some(it);
+                }
                 break;
             }
             prev = s;

@@ -11,7 +11,8 @@
 //!   thread; `threads`: the Lazy SMP driver (main thread keeps time and reports).
 //!
 //! The search never prints: [`search`] calls back with a [`Report`] per completed iteration (main
-//! thread only) and returns a [`SearchResult`]. It stops when a limit is reached or when
+//! thread only; once more for an iteration stopped by the limits after a root move beat the
+//! previous best move, whose line then is the answer) and returns a [`SearchResult`]. It stops when a limit is reached or when
 //! [`Control::stop`] is called (within a fraction of a millisecond), and always returns a legal
 //! move when the root has one (the first iteration is never aborted).
 //!
@@ -107,7 +108,8 @@ impl Control {
     }
 }
 
-/// The report of one completed iteration (from the main thread).
+/// The report of one iteration (from the main thread): a completed one, or the unfinished last one
+/// when it found a better move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report<M> {
     /// Nominal depth of the iteration, in plies.
@@ -147,15 +149,15 @@ pub struct SearchResult<M> {
     pub best: Option<M>,
     /// The expected reply, when known.
     pub ponder: Option<M>,
-    /// Score of the last completed iteration (side to move).
+    /// Score of the last reported iteration (side to move).
     pub score: Score,
-    /// Depth of the last completed iteration (0: answered without searching).
+    /// Depth of the last reported iteration (0: answered without searching).
     pub depth: u32,
     /// Nodes searched, all threads.
     pub nodes: u64,
     /// Time spent.
     pub time: Duration,
-    /// Principal variation of the last completed iteration.
+    /// Principal variation of the last reported iteration.
     pub pv: Vec<M>,
 }
 
