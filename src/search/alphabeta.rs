@@ -6,10 +6,11 @@
 //! ordered moves with late move reductions and PV re-searches, the forced-move extension, and the
 //! table store. At depth 0 the quiescence search takes over.
 //!
-//! An iteration aborted by the clock is not all lost: when, at the root, a move searched after
-//! the first one (the previous iteration's best move, which the hash move puts first) scored above
-//! the window's lower bound, it is better than that move at the new depth, and the main thread
-//! answers with it (`Worker::partial`).
+//! An iteration stopped midway (clock, node limit or `stop`) is not all lost: when, at the root,
+//! a move searched after the first one (the previous iteration's best move, which the hash move
+//! puts first) scored above alpha, which the first move's score had reached or the window set
+//! higher, it is better than that move at the new depth, and the main thread answers with it
+//! (`Worker::partial`).
 //!
 //! Invariants: `keys[root_index + ply]` is the key of the node at `ply` while it is searched (the
 //! entries below `root_index` are the game history); a search that was aborted returns a
