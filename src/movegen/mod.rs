@@ -156,14 +156,9 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
 #[inline(always)]
 pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
     match pos.side() {
-        Color::White => count_side::<R, true>(pos, scratch),
-        Color::Black => count_side::<R, false>(pos, scratch),
+        Color::White => count_sides::<R, true>(&sides::<R, true>(pos), scratch),
+        Color::Black => count_sides::<R, false>(&sides::<R, false>(pos), scratch),
     }
-}
-
-#[inline(always)]
-fn count_side<R: Rules, const WHITE: bool>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
-    count_sides::<R, WHITE>(&sides::<R, WHITE>(pos), scratch)
 }
 
 /// [`count`] from the side's bitboards.
@@ -257,24 +252,27 @@ pub fn count_three<R: Rules>(
     scratch: &mut MoveList,
 ) -> u64 {
     match pos.side() {
-        Color::White => count_three_side::<R, true, false>(pos, list, list2, scratch),
-        Color::Black => count_three_side::<R, false, true>(pos, list, list2, scratch),
+        Color::White => {
+            count_three_sides::<R, true, false>(&sides::<R, true>(pos), list, list2, scratch)
+        }
+        Color::Black => {
+            count_three_sides::<R, false, true>(&sides::<R, false>(pos), list, list2, scratch)
+        }
     }
 }
 
-/// [`count_three`] for side `US` to move.
+/// [`count_three`] from the bitboards of side `US`, to move.
 #[inline(always)]
-fn count_three_side<R: Rules, const US: bool, const THEM: bool>(
-    pos: &Position<R>,
+fn count_three_sides<R: Rules, const US: bool, const THEM: bool>(
+    s: &Sides,
     list: &mut MoveList,
     list2: &mut MoveList,
     scratch: &mut MoveList,
 ) -> u64 {
-    let s = sides::<R, US>(pos);
     list.clear();
-    generate_sides::<R, US>(&s, list);
+    generate_sides::<R, US>(s, list);
     list.iter()
-        .map(|m| count_two_out_of_line::<R, THEM, US>(&after_move(&s, m), list2, scratch))
+        .map(|m| count_two_out_of_line::<R, THEM, US>(&after_move(s, m), list2, scratch))
         .sum()
 }
 
@@ -308,7 +306,8 @@ struct CountChildren<'a, R, const THEM: bool> {
 
 impl<R: Rules, const THEM: bool> VisitQuiet for CountChildren<'_, R, THEM> {
     #[inline(always)]
-    fn visit<const KING: bool>(&mut self, _: u8, _: u8, f: u64, t: u64, promotes: bool) {
+    fn visit<const KING: bool>(&mut self, from: u8, to: u8, promotes: bool) {
+        let (f, t) = (1u64 << from, 1u64 << to);
         let king = KING || promotes;
         self.n += count_sides::<R, THEM>(&child_sides(&self.s, f, t, 0, king), self.scratch);
     }
@@ -411,10 +410,9 @@ fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
 /// What [`each_quiet`] does with each quiet move (a trait rather than a closure, so that the
 /// call is always inlined).
 trait VisitQuiet {
-    /// A quiet move from bit `from` to bit `to` (`f` and `t`: the same as bitboards, so that
-    /// neither form is recomputed from the other) of a king (`KING`) or a man, who is crowned by
+    /// A quiet move from bit `from` to bit `to` of a king (`KING`) or a man, who is crowned by
     /// it when `promotes`.
-    fn visit<const KING: bool>(&mut self, from: u8, to: u8, f: u64, t: u64, promotes: bool);
+    fn visit<const KING: bool>(&mut self, from: u8, to: u8, promotes: bool);
 }
 
 /// Lists the moves.
@@ -422,7 +420,7 @@ struct Push<'a>(&'a mut MoveList);
 
 impl VisitQuiet for Push<'_> {
     #[inline(always)]
-    fn visit<const KING: bool>(&mut self, from: u8, to: u8, _: u64, _: u64, promotes: bool) {
+    fn visit<const KING: bool>(&mut self, from: u8, to: u8, promotes: bool) {
         self.0.push(Move::quiet(from, to, promotes));
     }
 }
@@ -433,24 +431,19 @@ impl VisitQuiet for Push<'_> {
 #[inline(always)]
 fn each_quiet<R: Rules, const WHITE: bool>(s: &Sides, v: &mut impl VisitQuiet) {
     let promo = promotion_row::<R, WHITE>();
-    let [a, b] = forward::<WHITE>();
-    each_direction!(|d| {
-        if d == a || d == b {
-            let off = R::Board::OFFSETS[d];
-            for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
-                let t = 1u64 << to;
-                let f = step::<R::Board>(t, reverse(d));
-                v.visit::<false>((to as i32 - off) as u8, to, f, t, t & promo != 0);
-            }
+    for d in forward::<WHITE>() {
+        let off = R::Board::OFFSETS[d];
+        for to in Bits(step::<R::Board>(s.men, d) & s.empty) {
+            v.visit::<false>((to as i32 - off) as u8, to, (1u64 << to) & promo != 0);
         }
-    });
+    }
     if R::FLYING_KINGS {
         let occ = !s.empty;
         for k in Bits(s.kings) {
             each_direction!(|d| {
                 if !opposition_blocks::<R>(s, k, d) {
                     for to in Bits(free_part::<R::Board>(R::Board::RAYS[d][k as usize], d, occ)) {
-                        v.visit::<true>(k, to, 1u64 << k, 1u64 << to, false);
+                        v.visit::<true>(k, to, false);
                     }
                 }
             });
@@ -459,9 +452,7 @@ fn each_quiet<R: Rules, const WHITE: bool>(s: &Sides, v: &mut impl VisitQuiet) {
         each_direction!(|d| {
             let off = R::Board::OFFSETS[d];
             for to in Bits(step::<R::Board>(s.kings, d) & s.empty) {
-                let t = 1u64 << to;
-                let f = step::<R::Board>(t, reverse(d));
-                v.visit::<true>((to as i32 - off) as u8, to, f, t, false);
+                v.visit::<true>((to as i32 - off) as u8, to, false);
             }
         });
     }

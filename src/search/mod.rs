@@ -12,9 +12,10 @@
 //!
 //! The search never prints: [`search`] calls back with a [`Report`] per completed iteration (main
 //! thread only; once more for an iteration stopped by the limits after a root move beat the
-//! previous best move, whose line then is the answer) and returns a [`SearchResult`]. It stops when a limit is reached or when
-//! [`Control::stop`] is called (within a fraction of a millisecond), and always returns a legal
-//! move when the root has one (the first iteration is never aborted).
+//! previous best move, whose line then is the answer) and returns a [`SearchResult`]. It stops
+//! when a limit is reached or when [`Control::stop`] is called (within a fraction of a
+//! millisecond), and always returns a legal move when the root has one (the first iteration is
+//! never aborted).
 //!
 //! Draws inside the tree: the variant's draw counters (`Game::draw_by_rule`) and repetition
 //! against the game history given with the root plus the search path. With one thread the search
