@@ -424,11 +424,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             let mut score;
             if i == 0 {
-                // The root's first move in the iteration's first window (a re-search after a
-                // fail high starts with the move that failed high, which `partial` holds).
-                if ply == 0 && self.root_first.is_none() {
-                    self.root_first = Some(m);
-                }
                 score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
             } else {
                 let mut r = 0;
@@ -455,6 +450,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             if self.aborted {
                 return 0;
+            }
+            // The first move of the iteration's first window (a re-search after a fail high
+            // starts with the move that failed high, which `partial` already holds).
+            if ply == 0 && i == 0 && self.root_first.is_none() {
+                self.root_first = Some(m);
             }
             if score > best {
                 best = score;
