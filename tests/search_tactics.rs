@@ -1,5 +1,6 @@
 //! Search tests on positions with known answers: wins at the right distance, lost roots, forced
-//! capture lines, a quiet shot, single legal moves, thread counts and determinism.
+//! capture lines, a quiet shot, single legal moves, thread counts, determinism, and ProbCut keeping
+//! a win's distance.
 //!
 //! Each position was checked by hand (the reasoning is in the comments) and by the engine at a
 //! higher depth than the test uses.
@@ -224,4 +225,28 @@ fn an_unfinished_iteration_answers_with_a_proven_better_move() {
         partial > 0,
         "no unfinished iteration changed the move: {iterations:?}"
     );
+}
+
+#[test]
+fn probcut_keeps_wins_at_their_distance() {
+    // ProbCut answers for a node with a shallow search's score less a margin, and a win found
+    // by that search keeps its exact distance instead. At every depth from the first that sees
+    // the win, the search with ProbCut and the one without must report the same distance (the
+    // second position is the first after 8-3, seen by the losing side).
+    use tiao::search::search_to_depth_with;
+    let with = SearchOptions::default();
+    assert!(with.params.probcut, "ProbCut is on by default");
+    let mut without = SearchOptions::default();
+    without.params.set("probcut", "off").unwrap();
+    let won = Intl::from_fen("W:W37,8,30:B16,25,9").unwrap();
+    let lost = won.make(&won.parse_move("8-3").unwrap());
+    let tt = Tt::new(4);
+    for depth in 7..=16 {
+        let a = search_to_depth_with(&won, depth, &tt, &with);
+        let b = search_to_depth_with(&won, depth, &tt, &without);
+        assert_eq!(a.score.0, win_in(5), "depth {depth}");
+        assert_eq!(b.score.0, win_in(5), "depth {depth}");
+        let a = search_to_depth_with(&lost, depth, &tt, &with);
+        assert_eq!(a.score.0, loss_in(4), "depth {depth}");
+    }
 }

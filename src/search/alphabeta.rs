@@ -3,8 +3,9 @@
 //!
 //! Per node: abort and draw checks (draw counters, repetition), mate-distance pruning, the table
 //! probe (cutoffs at non-PV nodes), move generation (no move: lost), reverse futility pruning,
-//! ordered moves with late move reductions and PV re-searches, the forced-move extension, and the
-//! table store. At depth 0 the quiescence search takes over.
+//! ProbCut (the node searched again at a fraction of the depth, above beta by a margin), ordered
+//! moves with late move reductions and PV re-searches, the forced-move extension, and the table
+//! store. At depth 0 the quiescence search takes over.
 //!
 //! An iteration stopped midway (clock, node limit or `stop`) is not all lost: when, at the root,
 //! a move searched after the first one (the previous iteration's best move, which the hash move
@@ -346,6 +347,32 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let eval = pos.evaluate();
             if eval - p.rfp_margin * depth >= beta {
                 return eval;
+            }
+        }
+
+        // ProbCut: the node searched again, at a fraction of the depth and a null window above
+        // beta plus a margin; a score there is trusted to hold at the full depth. The shallow
+        // search of the same node at the same ply regenerates this ply's move list identically
+        // (or returns before touching it), so the list stays valid.
+        if p.probcut
+            && !pv_node
+            && ply > 0
+            && n > 1
+            && depth >= p.probcut_min_depth
+            && !is_decisive(beta)
+        {
+            let margin = p.probcut_margin * depth;
+            let pc_beta = beta + margin;
+            if !is_decisive(pc_beta) {
+                let pc_depth = (depth * p.probcut_depth_percent / 100).clamp(1, depth - 1);
+                let s = self.search(pos, pc_beta - 1, pc_beta, pc_depth, ply, false);
+                if self.aborted {
+                    return 0;
+                }
+                if s >= pc_beta {
+                    // A win proven by the shallow search keeps its distance.
+                    return if is_decisive(s) { s } else { s - margin };
+                }
             }
         }
 

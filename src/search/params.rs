@@ -132,6 +132,17 @@ params! {
     /// Margin per ply of remaining depth (centi-men).
     "rfp-margin" => rfp_margin: i32 = 60;
 
+    /// ProbCut: at non-PV nodes with enough depth, a null-window search of the node itself at a
+    /// fraction of the depth that beats beta by a margin prunes the node.
+    "probcut" => probcut: bool = true;
+    /// Least remaining depth at which ProbCut applies (plies).
+    "probcut-min-depth" => probcut_min_depth: i32 = 3;
+    /// ProbCut's margin above beta per ply of remaining depth (centi-men).
+    "probcut-margin" => probcut_margin: i32 = 10;
+    /// Depth of ProbCut's shallow search, in percent of the node's remaining depth (at least one
+    /// ply).
+    "probcut-depth-percent" => probcut_depth_percent: i32 = 40;
+
     /// Late move pruning: near the leaves, in quiet non-PV nodes, the quiet moves after the first
     /// `lmp_base + depth²` are not searched.
     "lmp" => lmp: bool = true;
