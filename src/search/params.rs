@@ -135,8 +135,9 @@ params! {
     /// ProbCut: at non-PV nodes with enough depth, a null-window search of the node itself at a
     /// fraction of the depth that beats beta by a margin prunes the node.
     "probcut" => probcut: bool = true;
-    /// Least remaining depth at which ProbCut applies (plies).
-    "probcut-min-depth" => probcut_min_depth: i32 = 3;
+    /// Least remaining depth at which ProbCut applies (plies; at least 2, so that the shallow
+    /// search is at least a ply shallower than the node and at least a ply deep).
+    "probcut-min-depth" => probcut_min_depth: i32 = 3, at least 2;
     /// ProbCut's margin above beta per ply of remaining depth (centi-men).
     "probcut-margin" => probcut_margin: i32 = 10;
     /// Depth of ProbCut's shallow search, in percent of the node's remaining depth (at least one
@@ -243,5 +244,15 @@ mod tests {
         assert!(p.set("lmr", "maybe").is_err());
         p.set("LMR", "off").unwrap();
         assert!(!p.lmr);
+    }
+
+    #[test]
+    fn lower_bounds_hold() {
+        // A shallower ProbCut would leave its shallow search no depth between 1 and depth - 1.
+        let mut p = Params::default();
+        p.set("probcut-min-depth", "0").unwrap();
+        assert_eq!(p.probcut_min_depth, 2);
+        p.set("clock-check-nodes", "0").unwrap();
+        assert_eq!(p.clock_check_nodes, 1);
     }
 }
