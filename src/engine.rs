@@ -3,7 +3,8 @@
 //!
 //! This is the API the protocol layers (Hub, later DXP) and the CLI drive. Nothing here prints:
 //! a search reports through an [`EventSink`] (an [`Event::Info`] per completed iteration, and
-//! one for an unfinished iteration that found a better move, then exactly one [`Event::Done`]), with moves already written as text (Hub form and PDN form).
+//! one for an unfinished iteration that found a better move, then exactly one [`Event::Done`]),
+//! with moves already written as text (Hub form and PDN form).
 //!
 //! Typical use (the Hub loop): [`Engine::new`], setters ([`Engine::set_option`] for `set-param`),
 //! [`Engine::new_game`] (`new-game`), [`Engine::set_position`] (`pos`), [`Engine::go`] (`go` with
