@@ -1,11 +1,12 @@
 //! The tree search of one thread: principal-variation alpha-beta inside iterative deepening with
 //! aspiration windows.
 //!
-//! Per node: abort and draw checks (draw counters, repetition), mate-distance pruning, the table
-//! probe (cutoffs at non-PV nodes), move generation (no move: lost), reverse futility pruning,
-//! ProbCut (the node searched again at a fraction of the depth, above beta by a margin), ordered
-//! moves with late move reductions and PV re-searches, the forced-move extension, and the table
-//! store. At depth 0 the quiescence search takes over.
+//! Per node: abort and draw checks (draw counters, repetition), mate-distance pruning, move
+//! generation (no move: lost; done before the table probe, whose entry the parent prefetched),
+//! the table probe (cutoffs at non-PV nodes), reverse futility pruning, ProbCut (the node
+//! searched again at a fraction of the depth, above beta by a margin), ordered moves with late
+//! move reductions and PV re-searches, the forced-move extension, and the table store. At depth 0
+//! the quiescence search takes over.
 //!
 //! An iteration stopped midway (clock, node limit or `stop`) is not all lost: when, at the root,
 //! a move searched after the first one (the previous iteration's best move, which the hash move
