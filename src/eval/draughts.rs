@@ -1,10 +1,10 @@
 //! Static evaluation of draughts positions, generic over the rules and driven by [`Weights`].
 //!
 //! Terms (each weight named in `weights.rs`): material with the family's king value; men's
-//! advancement (tempo) by row; centre and edge squares; back-row guards; left/right balance;
-//! runaway men (an empty widened forward cone, no enemy king); king mobility and kings on the long
-//! and double-corner diagonals; drawish material (a lone king against a few pieces) scaled toward
-//! zero.
+//! advancement (tempo) by row; centre and edge squares; back-row guards; left/right balance; men's
+//! mobility (steps to empty squares); runaway men (an empty widened forward cone, no enemy king);
+//! king mobility and kings on the long and double-corner diagonals; drawish material (a lone king
+//! against a few pieces) scaled toward zero.
 //!
 //! Everything is computed from bitboards with masks built at compile time per board
 //! ([`BoardMasks`]), and the men's per-square terms (advancement, centre, edge) from a table
@@ -14,7 +14,9 @@
 
 use super::weights::{self, Weights};
 use super::{EVAL_MAX, Evaluate};
-use crate::board::{Bits, Geometry, each_direction, free_part, step};
+use crate::board::{
+    Bits, DOWN_LEFT, DOWN_RIGHT, Geometry, UP_LEFT, UP_RIGHT, each_direction, free_part, step,
+};
 use crate::color::Color;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -252,6 +254,17 @@ pub trait ManSquares: Rules {
 
 impl<R: Rules> ManSquares for R {}
 
+/// Steps the men `men` of colour `c` can make to `empty` squares (their quiet moves, when the
+/// side has no capture).
+#[inline(always)]
+fn man_steps<G: Geometry>(c: Color, men: u64, empty: u64) -> u32 {
+    let (a, b) = match c {
+        Color::White => (UP_LEFT, UP_RIGHT),
+        Color::Black => (DOWN_LEFT, DOWN_RIGHT),
+    };
+    (step::<G>(men, a) & empty).count_ones() + (step::<G>(men, b) & empty).count_ones()
+}
+
 /// Squares a king on `k` can move to (flying: along free diagonals; short: one step).
 #[inline(always)]
 fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
@@ -295,6 +308,9 @@ fn side_terms<R: Rules>(
         (men & m.right).count_ones() as i32,
     );
     s -= w.balance * (l - r).abs();
+    if w.man_mobility != 0 {
+        s += w.man_mobility * man_steps::<R::Board>(c, men, empty) as i32;
+    }
     if opp_kings == 0 {
         let occupied = !empty;
         let near = m.near_promotion[c.index()][w.runaway_max_rows.min(weights::MAX_ROWS - 1)];
@@ -452,6 +468,52 @@ mod tests {
         assert!(four_kings > 500, "{four_kings}");
         assert_eq!(eval::<English>("W:WK1:BK32"), 0);
         assert!(eval::<English>("W:WK1,K2:BK32") > 100);
+    }
+
+    #[test]
+    fn man_steps_are_the_quiet_moves_of_men() {
+        // With men only and no capture, a side's legal moves are exactly its men's steps.
+        fn check<R: Rules>(games: usize) {
+            let mut rng = crate::rng::Rng::new(11);
+            let mut list = crate::movegen::MoveList::new();
+            let mut checked = 0;
+            for _ in 0..games {
+                let mut pos = Position::<R>::start();
+                for _ in 0..60 {
+                    pos.generate(&mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let men = pos.pieces(pos.side()) & !pos.kings();
+                    if !pos.is_noisy(&list[0]) && pos.kings() & pos.pieces(pos.side()) == 0 {
+                        let steps = man_steps::<R::Board>(pos.side(), men, pos.empty());
+                        assert_eq!(
+                            steps as usize,
+                            list.len(),
+                            "{}",
+                            crate::notation::fen::write(&pos)
+                        );
+                        checked += 1;
+                    }
+                    let m = list[(rng.next_u64() % list.len() as u64) as usize];
+                    pos = pos.make(&m);
+                }
+            }
+            assert!(checked > games * 10, "{checked} positions checked");
+        }
+        check::<International>(50);
+        check::<Russian>(50);
+        check::<English>(50);
+    }
+
+    #[test]
+    fn man_mobility_term() {
+        // 46 and 47 are on the same row and half; 46 is on the edge and has one step (41), 47
+        // two (41, 42): the edge term and one step of mobility are the whole difference.
+        let w = &weights::INTERNATIONAL;
+        let d = eval::<International>("W:W47:B5") - eval::<International>("W:W46:B5");
+        assert_eq!(d, w.man_mobility - w.edge);
+        assert!(w.man_mobility > 0);
     }
 
     #[test]

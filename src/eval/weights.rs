@@ -35,6 +35,9 @@ pub struct Weights {
     pub runaway_per_row: i32,
     /// ... counted only for men at most this many rows from promotion.
     pub runaway_max_rows: usize,
+    /// Bonus per step a man can make (a forward diagonal neighbour that is empty): mobility, so
+    /// that a side whose men are blocked, and which may run out of moves, is seen to be worse.
+    pub man_mobility: i32,
     /// Bonus per empty square a king can move to.
     pub king_mobility: i32,
     /// Bonus of a king on the long diagonal (a1 to the far corner).
@@ -62,6 +65,7 @@ pub const INTERNATIONAL: Weights = Weights {
     runaway: 200,
     runaway_per_row: 20,
     runaway_max_rows: 5,
+    man_mobility: 2,
     king_mobility: 2,
     king_long_diagonal: 25,
     king_double_diagonal: 10,
@@ -82,6 +86,7 @@ pub const FLYING_8X8: Weights = Weights {
     runaway: 180,
     runaway_per_row: 20,
     runaway_max_rows: 4,
+    man_mobility: 2,
     king_mobility: 3,
     king_long_diagonal: 30,
     king_double_diagonal: 10,
@@ -102,6 +107,7 @@ pub const ENGLISH: Weights = Weights {
     runaway: 100,
     runaway_per_row: 10,
     runaway_max_rows: 4,
+    man_mobility: 2,
     king_mobility: 3,
     king_long_diagonal: 0,
     king_double_diagonal: 0,
