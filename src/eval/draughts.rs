@@ -14,10 +14,9 @@
 
 use super::weights::{self, Weights};
 use super::{EVAL_MAX, Evaluate};
-use crate::board::{
-    Bits, DOWN_LEFT, DOWN_RIGHT, Geometry, UP_LEFT, UP_RIGHT, each_direction, free_part, step,
-};
+use crate::board::{Bits, Geometry, each_direction, free_part, step};
 use crate::color::Color;
+use crate::movegen::man_steps;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -254,17 +253,6 @@ pub trait ManSquares: Rules {
 
 impl<R: Rules> ManSquares for R {}
 
-/// Steps the men `men` of colour `c` can make to `empty` squares (their quiet moves, when the
-/// side has no capture).
-#[inline(always)]
-fn man_steps<G: Geometry>(c: Color, men: u64, empty: u64) -> u32 {
-    let (a, b) = match c {
-        Color::White => (UP_LEFT, UP_RIGHT),
-        Color::Black => (DOWN_LEFT, DOWN_RIGHT),
-    };
-    (step::<G>(men, a) & empty).count_ones() + (step::<G>(men, b) & empty).count_ones()
-}
-
 /// Squares a king on `k` can move to (flying: along free diagonals; short: one step).
 #[inline(always)]
 fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
@@ -308,9 +296,7 @@ fn side_terms<R: Rules>(
         (men & m.right).count_ones() as i32,
     );
     s -= w.balance * (l - r).abs();
-    if w.man_mobility != 0 {
-        s += w.man_mobility * man_steps::<R::Board>(c, men, empty) as i32;
-    }
+    s += w.man_mobility * man_steps::<R::Board>(c, men, empty) as i32;
     if opp_kings == 0 {
         let occupied = !empty;
         let near = m.near_promotion[c.index()][w.runaway_max_rows.min(weights::MAX_ROWS - 1)];

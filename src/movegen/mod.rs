@@ -95,6 +95,17 @@ fn man_capture_dirs<R: Rules, const WHITE: bool>() -> u8 {
     }
 }
 
+/// The steps men of colour `c` on `men` can make to `empty` squares: their quiet moves, counted
+/// (the move counter's, and the evaluation's men's mobility).
+#[inline(always)]
+pub fn man_steps<G: Geometry>(c: Color, men: u64, empty: u64) -> u32 {
+    let [a, b] = match c {
+        Color::White => forward::<true>(),
+        Color::Black => forward::<false>(),
+    };
+    (step::<G>(men, a) & empty).count_ones() + (step::<G>(men, b) & empty).count_ones()
+}
+
 /// Directions perpendicular to `d` (the two that are neither `d` nor its reverse).
 #[inline(always)]
 const fn perpendicular(d: usize) -> u8 {
@@ -460,9 +471,8 @@ fn each_quiet<R: Rules, const WHITE: bool>(s: &Sides, v: &mut impl VisitQuiet) {
 
 #[inline(always)]
 fn count_quiets<R: Rules, const WHITE: bool>(s: &Sides) -> u64 {
-    let [a, b] = forward::<WHITE>();
-    let mut n = (step::<R::Board>(s.men, a) & s.empty).count_ones()
-        + (step::<R::Board>(s.men, b) & s.empty).count_ones();
+    let us = if WHITE { Color::White } else { Color::Black };
+    let mut n = man_steps::<R::Board>(us, s.men, s.empty);
     if s.kings != 0 {
         if R::FLYING_KINGS {
             let occ = !s.empty;
