@@ -35,6 +35,9 @@ enum Command {
     Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
     Perft(cli::perft::PerftArgs),
+    /// Fit a draughts family's evaluation weights to the results of PDN games (Texel method) and
+    /// print them for src/eval/weights.rs.
+    Tune(cli::tune::TuneArgs),
 }
 
 /// A reader that closes our stdout early (`tiao perft --divide ... | head`) ends the program
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Tune(args)) => cli::tune::run(args),
         None => cli::hub::run(cli::hub::HubArgs {}),
     };
     match result {

@@ -2,6 +2,9 @@
 //! Unix tools do, instead of a panic; search parameters set with `--set` reach the search, and a
 //! bad one is an error naming it.
 
+mod cli_support;
+
+use cli_support::tiao;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -22,19 +25,6 @@ fn a_closed_pipe_ends_the_program_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_ne!(output.status.code(), Some(101), "a panic's exit status");
-}
-
-/// Runs `tiao` with `args`; (stdout, stderr, success).
-fn tiao(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.success(),
-    )
 }
 
 /// The `nodes N` line of `tiao bench`.

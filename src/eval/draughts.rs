@@ -12,7 +12,7 @@
 //! loops run over men near promotion and over kings.
 //! The result is from the side to move's view and stays inside `-EVAL_MAX..=EVAL_MAX`.
 
-use super::weights::{self, Weights};
+use super::weights::{self, TERMS, Term, Weights};
 use super::{EVAL_MAX, Evaluate};
 use crate::board::{Bits, Geometry, each_direction, free_part, step};
 use crate::color::Color;
@@ -267,9 +267,69 @@ fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
     n
 }
 
-/// The evaluation of one side's pieces (no material), from White's or Black's view.
+/// What the evaluation's terms are added to: their weighted sum ([`Sum`], the engine's
+/// evaluation) or their counts ([`Counts`], the tuner's). [`terms`] is the one definition of
+/// which terms a position has; both views are built from it.
+pub trait Tally {
+    /// `n` more of `term` (negative for Black's, from White's view).
+    fn add(&mut self, term: Term, n: i32);
+    /// The men's square terms (advancement, centre, edge) of colour `c`'s men on `men`, counted
+    /// with `sign` (1 for White, -1 for Black).
+    fn man_squares<R: Rules>(&mut self, c: Color, men: u64, sign: i32);
+}
+
+/// The weighted sum of the terms, in centi-men from White's view.
+struct Sum {
+    w: &'static Weights,
+    s: i32,
+}
+
+impl Tally for Sum {
+    #[inline(always)]
+    fn add(&mut self, term: Term, n: i32) {
+        self.s += self.w.get(term) * n;
+    }
+
+    #[inline(always)]
+    fn man_squares<R: Rules>(&mut self, c: Color, men: u64, sign: i32) {
+        self.s += sign * <R as ManSquares>::MAN_SQUARES[c.index()].sum(men);
+    }
+}
+
+/// The count of every term, from White's view, in [`Term::index`] order: the evaluation (but
+/// for drawish material) is their dot product with the weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts(pub [i32; TERMS]);
+
+impl Tally for Counts {
+    fn add(&mut self, term: Term, n: i32) {
+        self.0[term.index()] += n;
+    }
+
+    fn man_squares<R: Rules>(&mut self, c: Color, men: u64, sign: i32) {
+        let m = &<R::Board as BoardMasks>::MASKS;
+        let size = R::Board::SIZE as usize;
+        for row in 0..size {
+            let advanced = if c == Color::White {
+                size - 1 - row
+            } else {
+                row
+            };
+            self.add(
+                Term::Advance(advanced),
+                sign * (men & m.rows[row]).count_ones() as i32,
+            );
+        }
+        self.add(Term::Centre, sign * (men & m.centre).count_ones() as i32);
+        self.add(Term::Edge, sign * (men & m.edge).count_ones() as i32);
+    }
+}
+
+/// One side's terms (no material), counted with the side's sign.
 #[inline(always)]
-fn side_terms<R: Rules>(
+#[allow(clippy::too_many_arguments)]
+fn side_terms<R: Rules, T: Tally>(
+    t: &mut T,
     w: &Weights,
     c: Color,
     men: u64,
@@ -277,26 +337,29 @@ fn side_terms<R: Rules>(
     opp_men: u64,
     opp_kings: u64,
     empty: u64,
-) -> i32 {
+) {
     let m = &<R::Board as BoardMasks>::MASKS;
     let size = R::Board::SIZE as usize;
-    let mut s = 0;
+    let sign = if c == Color::White { 1 } else { -1 };
     // Advancement, centre and edge: from the weights' per-square table.
-    s += <R as ManSquares>::MAN_SQUARES[c.index()].sum(men);
+    t.man_squares::<R>(c, men, sign);
     if opp_men != 0 {
         let back = if c == Color::White {
             m.rows[size - 1]
         } else {
             m.rows[0]
         };
-        s += w.back_guard * (men & back).count_ones() as i32;
+        t.add(Term::BackGuard, sign * (men & back).count_ones() as i32);
     }
     let (l, r) = (
         (men & m.left).count_ones() as i32,
         (men & m.right).count_ones() as i32,
     );
-    s -= w.balance * (l - r).abs();
-    s += w.man_mobility * man_steps::<R::Board>(c, men, empty) as i32;
+    t.add(Term::Balance, -sign * (l - r).abs());
+    t.add(
+        Term::ManMobility,
+        sign * man_steps::<R::Board>(c, men, empty) as i32,
+    );
     if opp_kings == 0 {
         let occupied = !empty;
         let near = m.near_promotion[c.index()][w.runaway_max_rows.min(weights::MAX_ROWS - 1)];
@@ -308,21 +371,36 @@ fn side_terms<R: Rules>(
                 } else {
                     size as i32 - 1 - row
                 };
-                s += w.runaway - w.runaway_per_row * to_go;
+                t.add(Term::Runaway, sign);
+                t.add(Term::RunawayPerRow, -sign * to_go);
             }
         }
     }
     for k in Bits(kings) {
-        s += w.king_mobility * king_reach::<R::Board>(k, empty, R::FLYING_KINGS) as i32;
+        t.add(
+            Term::KingMobility,
+            sign * king_reach::<R::Board>(k, empty, R::FLYING_KINGS) as i32,
+        );
         let kb = 1u64 << k;
         if kb & m.long_diagonal != 0 {
-            s += w.king_long_diagonal;
+            t.add(Term::KingLongDiagonal, sign);
         }
         if kb & m.double_diagonal != 0 {
-            s += w.king_double_diagonal;
+            t.add(Term::KingDoubleDiagonal, sign);
         }
     }
-    s
+}
+
+/// Every term of `pos` (both sides and material), from White's view.
+#[inline(always)]
+fn terms<R: Rules, T: Tally>(t: &mut T, w: &Weights, pos: &Position<R>) {
+    let (white, black, kings) = (pos.white(), pos.black(), pos.kings());
+    let (wm, wk, bm, bk) = (white & !kings, white & kings, black & !kings, black & kings);
+    let empty = pos.empty();
+    t.add(Term::Man, wm.count_ones() as i32 - bm.count_ones() as i32);
+    t.add(Term::King, wk.count_ones() as i32 - bk.count_ones() as i32);
+    side_terms::<R, T>(t, w, Color::White, wm, wk, bm, bk, empty);
+    side_terms::<R, T>(t, w, Color::Black, bm, bk, wm, wk, empty);
 }
 
 /// Whether `lone` is a single king that `strong` (a piece count) cannot beat under `w`.
@@ -335,33 +413,47 @@ fn drawish<G: Geometry>(w: &Weights, lone: u64, lone_kings: u64, strong: u32) ->
                 && lone & <G as BoardMasks>::MASKS.long_diagonal != 0))
 }
 
+/// Whether `pos` is drawish material under `w` (its score is divided by `drawish_divisor`).
+#[inline(always)]
+fn drawish_material<R: Rules>(w: &Weights, pos: &Position<R>) -> bool {
+    let (white, black, kings) = (pos.white(), pos.black(), pos.kings());
+    kings != 0
+        && (drawish::<R::Board>(w, white, white & kings, black.count_ones())
+            || drawish::<R::Board>(w, black, black & kings, white.count_ones()))
+}
+
 /// The evaluation of `pos`, from the side to move's view, with its family's weights
 /// (`weights::for_rules`, from which the [`ManSquares`] tables are built too).
 #[inline(always)]
 fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     let w = weights::for_rules::<R>();
-    let (white, black, kings) = (pos.white(), pos.black(), pos.kings());
     let own = pos.pieces(pos.side());
     if own == 0 {
         return -EVAL_MAX; // no piece left: lost (the search scores it exactly when it looks)
     }
-    if white == 0 || black == 0 {
+    if pos.white() == 0 || pos.black() == 0 {
         return EVAL_MAX;
     }
-    let (wm, wk, bm, bk) = (white & !kings, white & kings, black & !kings, black & kings);
-    let empty = pos.empty();
-    let mut s = w.man * (wm.count_ones() as i32 - bm.count_ones() as i32)
-        + w.king * (wk.count_ones() as i32 - bk.count_ones() as i32);
-    s += side_terms::<R>(w, Color::White, wm, wk, bm, bk, empty);
-    s -= side_terms::<R>(w, Color::Black, bm, bk, wm, wk, empty);
-    if kings != 0
-        && (drawish::<R::Board>(w, white, wk, black.count_ones())
-            || drawish::<R::Board>(w, black, bk, white.count_ones()))
-    {
+    let mut sum = Sum { w, s: 0 };
+    terms::<R, Sum>(&mut sum, w, pos);
+    let mut s = sum.s;
+    if drawish_material::<R>(w, pos) {
         s /= w.drawish_divisor.max(1);
     }
     let s = if pos.side() == Color::White { s } else { -s };
     s.clamp(-EVAL_MAX + 1, EVAL_MAX - 1)
+}
+
+/// The term counts of `pos` from White's view, where the evaluation is their weighted sum with
+/// the family's weights: `None` when a side has no piece or the material is drawish.
+pub fn term_counts<R: Rules>(pos: &Position<R>) -> Option<Counts> {
+    let w = weights::for_rules::<R>();
+    if pos.white() == 0 || pos.black() == 0 || drawish_material::<R>(w, pos) {
+        return None;
+    }
+    let mut c = Counts([0; TERMS]);
+    terms::<R, Counts>(&mut c, w, pos);
+    Some(c)
 }
 
 impl<R: Rules> Evaluate for Position<R> {
@@ -499,14 +591,68 @@ mod tests {
         let w = &weights::INTERNATIONAL;
         let d = eval::<International>("W:W47:B5") - eval::<International>("W:W46:B5");
         assert_eq!(d, w.man_mobility - w.edge);
-        assert!(w.man_mobility > 0);
+    }
+
+    #[test]
+    fn term_counts_weighted_are_the_evaluation() {
+        // Random games with kings: wherever the counts are given, their dot product with the
+        // family's weights is the evaluation (White's view), term by term as `evaluate` sums.
+        fn check<R: Rules>() {
+            let w = weights::for_rules::<R>();
+            let mut rng = crate::rng::Rng::new(5);
+            let mut list = crate::movegen::MoveList::new();
+            let (mut checked, mut kings) = (0, 0);
+            for _ in 0..40 {
+                let mut pos = Position::<R>::start();
+                for _ in 0..200 {
+                    pos.generate(&mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    if let Some(c) = term_counts(&pos) {
+                        let dot: i32 = Term::ALL.iter().map(|t| w.get(*t) * c.0[t.index()]).sum();
+                        let white_view = if pos.side() == Color::White { 1 } else { -1 };
+                        assert_eq!(
+                            dot,
+                            white_view * pos.evaluate(),
+                            "{}",
+                            crate::notation::fen::write(&pos)
+                        );
+                        checked += 1;
+                        kings += (pos.kings() != 0) as usize;
+                    }
+                    let m = list[(rng.next_u64() % list.len() as u64) as usize];
+                    pos = pos.make(&m);
+                }
+            }
+            assert!(
+                checked > 1000 && kings > 200,
+                "{checked} positions, {kings} with kings"
+            );
+        }
+        check::<International>();
+        check::<Russian>();
+        check::<English>();
+        // Drawish material has no counts (the evaluation divides there).
+        let drawn = Position::<International>::from_fen("W:WK46:BK5").unwrap();
+        assert!(term_counts(&drawn).is_none());
     }
 
     #[test]
     fn runaway_man() {
-        // White man on 16 with an empty path; Black's men far off.
-        let free = eval::<International>("W:W16,45:B35,40");
-        let blocked = eval::<International>("W:W16,45:B7,40");
-        assert!(free > blocked + 100, "{free} vs {blocked}");
+        // White man on 16 with an empty path (three rows to go); Black's men far off. A black
+        // man on 7 blocks it.
+        let counts = |fen| term_counts(&Position::<International>::from_fen(fen).unwrap()).unwrap();
+        let (free, blocked) = (counts("W:W16,45:B35,40"), counts("W:W16,45:B7,40"));
+        assert_eq!(free.0[Term::Runaway.index()], 1);
+        assert_eq!(free.0[Term::RunawayPerRow.index()], -3);
+        assert_eq!(blocked.0[Term::Runaway.index()], 0);
+        assert_eq!(blocked.0[Term::RunawayPerRow.index()], 0);
+        let w = &weights::INTERNATIONAL;
+        assert!(
+            w.runaway - 3 * w.runaway_per_row > 0,
+            "a runaway three rows off is a gain"
+        );
+        assert!(eval::<International>("W:W16,45:B35,40") > eval::<International>("W:W16,45:B7,40"));
     }
 }

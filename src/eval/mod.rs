@@ -5,9 +5,11 @@
 //! win or loss (those are `WIN - plies`, see the search).
 //!
 //! - [`draughts`]: the draughts evaluation, generic over the rules;
-//! - [`weights`]: its weights, as data, one value per family of variants.
+//! - [`weights`]: its weights, as data, one value per family of variants;
+//! - [`tune`]: fitting those weights to game results (`tiao tune`).
 
 pub mod draughts;
+pub mod tune;
 pub mod weights;
 
 use crate::game::Game;
