@@ -267,8 +267,8 @@ fn king_reach<G: Geometry>(k: u8, empty: u64, flying: bool) -> u32 {
     n
 }
 
-/// What the evaluation's terms are added to: their weighted sum ([`Sum`], the engine's
-/// evaluation) or their counts ([`Counts`], the tuner's). [`terms`] is the one definition of
+/// What the evaluation's terms are added to: their weighted sum (`Sum`, the engine's
+/// evaluation) or their counts ([`Counts`], the tuner's). `terms` is the one definition of
 /// which terms a position has; both views are built from it.
 pub trait Tally {
     /// `n` more of `term` (negative for Black's, from White's view).
