@@ -5,8 +5,8 @@
 use clap::Args;
 use std::time::Instant;
 use tiao::dispatch;
-use tiao::eval::tune::{self, Sample};
-use tiao::eval::weights::{self, ENGLISH, FLYING_8X8, INTERNATIONAL, Term, Weights};
+use tiao::eval::tune;
+use tiao::eval::weights::{self, Term, Weights};
 use tiao::notation::pdn;
 use tiao::rules::Rules;
 use tiao::variant::GameKind;
@@ -81,40 +81,20 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
         eprintln!("skipped {s}");
     }
     // Every n-th game is held out for the test.
-    let (mut train, mut test) = (Vec::<Sample>::new(), Vec::<Sample>::new());
     let every = 100usize
         .checked_div(args.test_percent)
-        .map_or(usize::MAX, |n| n.max(2));
-    let starts = &collected.game_starts;
-    for (g, &from) in starts.iter().enumerate() {
-        let to = starts
-            .get(g + 1)
-            .copied()
-            .unwrap_or(collected.samples.len());
-        let part = &collected.samples[from..to];
-        if g % every == every - 1 {
-            test.extend_from_slice(part);
-        } else {
-            train.extend_from_slice(part);
-        }
-    }
+        .map_or(0, |n| n.max(2));
+    let (train, test) = collected.split(every);
     if train.is_empty() {
         return Err("no positions to fit: the games have no result, or none is long enough".into());
     }
-    let current = weights::for_rules::<R>().clone();
-    let family = [
-        ("INTERNATIONAL", &INTERNATIONAL),
-        ("FLYING_8X8", &FLYING_8X8),
-        ("ENGLISH", &ENGLISH),
-    ]
-    .into_iter()
-    .find(|(_, w)| **w == current)
-    .map_or("?", |(name, _)| name);
+    let (family, current) = weights::family::<R>();
+    let current = current.clone();
     println!(
         "tune {} (weights {family}): {} positions from {} games ({} skipped): {} to fit, {} to test",
         kind.variant.name(),
         collected.samples.len(),
-        starts.len(),
+        collected.game_starts.len(),
         collected.skipped.len(),
         train.len(),
         test.len()

@@ -211,6 +211,12 @@ impl Planes {
     }
 }
 
+/// Rows a man of colour `c` (0 White, 1 Black) on board row `row` (0 = the top row) has
+/// advanced from its own back row, on a board of `size` rows: the index of its `advance` weight.
+const fn rows_advanced(size: usize, c: usize, row: usize) -> usize {
+    if c == 0 { size - 1 - row } else { row }
+}
+
 /// A man's square terms for colour `c` (0 White, 1 Black) on every bit: advancement by row,
 /// centre and edge.
 const fn man_square_values<G: Geometry>(w: &Weights, c: usize) -> [i32; 64] {
@@ -223,8 +229,7 @@ const fn man_square_values<G: Geometry>(w: &Weights, c: usize) -> [i32; 64] {
         let mut row = 0;
         while row < size {
             if m.rows[row] & bit != 0 {
-                let advanced = if c == 0 { size - 1 - row } else { row };
-                v[b] += w.advance[advanced];
+                v[b] += w.advance[rows_advanced(size, c, row)];
             }
             row += 1;
         }
@@ -310,13 +315,8 @@ impl Tally for Counts {
         let m = &<R::Board as BoardMasks>::MASKS;
         let size = R::Board::SIZE as usize;
         for row in 0..size {
-            let advanced = if c == Color::White {
-                size - 1 - row
-            } else {
-                row
-            };
             self.add(
-                Term::Advance(advanced),
+                Term::Advance(rows_advanced(size, c.index(), row)),
                 sign * (men & m.rows[row]).count_ones() as i32,
             );
         }

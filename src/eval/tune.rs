@@ -41,6 +41,28 @@ pub struct Collected {
     pub skipped: Vec<String>,
 }
 
+impl Collected {
+    /// The samples split by games: every `every`-th game's (the `every - 1`-th, the
+    /// `2 * every - 1`-th, ...) to test, the others' to fit; `every` 0 holds none out.
+    pub fn split(&self, every: usize) -> (Vec<Sample>, Vec<Sample>) {
+        let (mut fit, mut test) = (Vec::new(), Vec::new());
+        for (g, &from) in self.game_starts.iter().enumerate() {
+            let to = self
+                .game_starts
+                .get(g + 1)
+                .copied()
+                .unwrap_or(self.samples.len());
+            let part = &self.samples[from..to];
+            if every != 0 && g % every == every - 1 {
+                test.extend_from_slice(part);
+            } else {
+                fit.extend_from_slice(part);
+            }
+        }
+        (fit, test)
+    }
+}
+
 /// The samples of `games` under `R`'s rules: every position from ply `skip_plies` on whose side
 /// to move has no capture and whose evaluation is the weighted sum of its terms.
 pub fn collect<R: Rules>(games: &[PdnGame], skip_plies: usize) -> Collected {
@@ -177,16 +199,17 @@ fn normal_equations(samples: &[Sample], w: &Vector, k: f64) -> (Vec<f64>, Vec<f6
                 let r = p - s.result as f64;
                 let d = k * p * (1.0 - p);
                 e += r * r;
-                let nz: Vec<(usize, f64)> = s
-                    .counts
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, x)| **x != 0.0)
-                    .map(|(i, &x)| (i, d * x as f64))
-                    .collect();
-                for &(i, ji) in &nz {
+                // The terms the position counts, with their derivatives (most are zero).
+                let (mut nz, mut len) = ([(0usize, 0f64); TERMS], 0);
+                for (i, &x) in s.counts.iter().enumerate() {
+                    if x != 0.0 {
+                        nz[len] = (i, d * x as f64);
+                        len += 1;
+                    }
+                }
+                for &(i, ji) in &nz[..len] {
                     g[i] += r * ji;
-                    for &(j, jj) in &nz {
+                    for &(j, jj) in &nz[..len] {
                         h[i * TERMS + j] += ji * jj;
                     }
                 }
@@ -315,6 +338,27 @@ mod tests {
         assert!(c.samples.iter().all(|s| s.result == 1.0));
         // After 32-28 the material is even.
         assert_eq!(c.samples[0].counts[Term::Man.index()], 0.0);
+    }
+
+    #[test]
+    fn split_keeps_games_whole() {
+        let sample = |result| Sample {
+            counts: [0.0; TERMS],
+            result,
+        };
+        // Games of 2, 1, 3 and 1 samples, told apart by their results.
+        let c = Collected {
+            samples: [0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 0.0].map(sample).to_vec(),
+            game_starts: vec![0, 2, 3, 6],
+            skipped: vec![],
+        };
+        let results = |v: &[Sample]| v.iter().map(|s| s.result).collect::<Vec<_>>();
+        let (fit, test) = c.split(2);
+        assert_eq!(results(&fit), [0.0, 0.0, 1.0, 1.0, 1.0]);
+        assert_eq!(results(&test), [0.5, 0.0]);
+        let (fit, test) = c.split(0);
+        assert_eq!(fit.len(), 7);
+        assert!(test.is_empty());
     }
 
     /// Samples whose results a known weight vector generates (deterministically: the result is

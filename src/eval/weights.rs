@@ -277,12 +277,18 @@ pub const ENGLISH: Weights = Weights {
 /// The weights of a variant's family (chosen from compile-time rule facts).
 #[inline(always)]
 pub const fn for_rules<R: Rules>() -> &'static Weights {
+    family::<R>().1
+}
+
+/// A variant's family: the name of its constant in this file, and its weights.
+#[inline(always)]
+pub const fn family<R: Rules>() -> (&'static str, &'static Weights) {
     if !R::FLYING_KINGS {
-        &ENGLISH
+        ("ENGLISH", &ENGLISH)
     } else if R::Board::SIZE == 10 {
-        &INTERNATIONAL
+        ("INTERNATIONAL", &INTERNATIONAL)
     } else {
-        &FLYING_8X8
+        ("FLYING_8X8", &FLYING_8X8)
     }
 }
 
