@@ -12,7 +12,6 @@ use tiao::matches::{
     SprtState, openings,
 };
 use tiao::protocol::hub::client::Log;
-use tiao::variant::Variant;
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -52,7 +51,8 @@ pub struct MatchArgs {
     /// the 156 three-move ballots; others: balanced positions a few plies deep).
     #[arg(long, value_name = "FILE")]
     openings: Option<String>,
-    /// Plies of the built-in random openings (default: 6 on 10x10, 4 on 8x8).
+    /// Plies of the built-in openings: random walks (default: 6 on 10x10, 4 on 8x8 and Morris);
+    /// english: more than 3 continues each ballot by a random walk.
     #[arg(long)]
     opening_plies: Option<u32>,
     /// Seed of the built-in openings (english: the order of the ballots; 0 keeps ACF order).
@@ -177,13 +177,9 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             openings::parse_file(kind, &text).map_err(|e| format!("{path}: {e}"))?
         }
         None => {
-            let plies =
-                args.opening_plies
-                    .unwrap_or(if args.game.variant == Variant::International {
-                        6
-                    } else {
-                        4
-                    });
+            let plies = args
+                .opening_plies
+                .unwrap_or_else(|| openings::default_plies(kind));
             openings::builtin(kind, pairs, plies, args.seed)
         }
     };

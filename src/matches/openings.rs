@@ -3,11 +3,14 @@
 //! An [`Opening`] is a position (a FEN, or the variant's start) and moves played from it; each is
 //! played twice, colours reversed. Sources:
 //! - english: the 156 three-move ballots of the current ACF deck ([`super::ballots`]), shuffled
-//!   by the seed (seed 0 keeps the ACF order);
-//! - every other game: random walks of a few plies from the start (the fixed-seed [`Rng`]), kept
-//!   when a shallow search finds the position balanced (within [`BALANCE`]) and different from
-//!   those already kept ([`random_walks`]); the first `n` openings do not depend on how many are
-//!   asked for;
+//!   by the seed (seed 0 keeps the ACF order); asked for more than three plies, each ballot in
+//!   turn continued by a random walk to that length (more openings than the deck, still from
+//!   the ballots);
+//! - every other game: random walks of a few plies from the start (the fixed-seed [`Rng`]).
+//!
+//! A random walk is kept when a shallow search finds its position balanced (within [`BALANCE`])
+//! and different from those already kept ([`random_walks`]); the first `n` walks do not depend on
+//! how many are asked for.
 //! - a file ([`parse_file`]): a PDN file (each game's `FEN` tag and moves), or one opening per
 //!   line, a FEN or a move sequence (`1. 32-28 19-23 2. ...` or `32-28 19-23`), `#` comments.
 
@@ -45,10 +48,30 @@ pub struct Opening {
     pub moves: Vec<String>,
 }
 
-/// The built-in openings of a game: `count` of them (english: the whole deck whatever the count).
+/// Plies of the english ballots: up to this many, the built-in english openings are the deck.
+pub const BALLOT_PLIES: u32 = 3;
+
+/// The default length of a game's built-in openings, in plies: 6 on 10x10, the ballots' 3 in
+/// english, 4 on the other boards.
+pub fn default_plies(kind: GameKind) -> u32 {
+    match kind.variant {
+        Variant::International => 6,
+        Variant::English => BALLOT_PLIES,
+        _ => 4,
+    }
+}
+
+/// The built-in openings of a game: `count` of them (english up to [`BALLOT_PLIES`]: the whole
+/// deck whatever the count; longer: walks from the ballots).
 pub fn builtin(kind: GameKind, count: usize, plies: u32, seed: u64) -> Vec<Opening> {
     if kind.variant == Variant::English {
-        return english_deck(seed);
+        let deck = english_deck(seed);
+        if plies <= BALLOT_PLIES {
+            return deck;
+        }
+        return dispatch!(kind,
+            R => walks_from::<Position<R>>(&deck, count, plies, seed),
+            morris => unreachable!("english is a draughts variant"));
     }
     dispatch!(kind,
         R => random_walks::<Position<R>>(count, plies, seed),
@@ -75,8 +98,20 @@ pub fn english_deck(seed: u64) -> Vec<Opening> {
     deck
 }
 
-/// `count` distinct balanced random walks of `plies` plies (fewer if the game has fewer).
+/// `count` distinct balanced random walks of `plies` plies from the start (fewer if the game has
+/// fewer).
 pub fn random_walks<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<Opening> {
+    walks_from::<G>(&[Opening::default()], count, plies, seed)
+}
+
+/// `count` distinct balanced openings of `plies` plies, each one of `starts` (in turn, one per
+/// try) continued by a random walk; `starts` are legal move sequences from the start of `G`.
+fn walks_from<G: Evaluate>(
+    starts: &[Opening],
+    count: usize,
+    plies: u32,
+    seed: u64,
+) -> Vec<Opening> {
     let mut rng = Rng::new(seed);
     let tt = Tt::new(1);
     let mut seen = HashSet::new();
@@ -84,11 +119,17 @@ pub fn random_walks<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<Ope
     let mut list = MoveList::default();
     let mut tries = 0;
     while out.len() < count && tries < count * TRIES_PER_OPENING {
+        let start = &starts[tries % starts.len()];
         tries += 1;
         let mut pos = G::start();
         let mut moves = Vec::with_capacity(plies as usize);
+        for m in &start.moves {
+            let m = pos.parse_move(m).expect("a built-in opening is legal");
+            moves.push(pos.move_to_pdn(&m));
+            pos = pos.make(&m);
+        }
         let mut ok = true;
-        for _ in 0..plies {
+        while moves.len() < plies as usize {
             pos.generate(&mut list);
             if list.is_empty() {
                 ok = false;
@@ -104,8 +145,13 @@ pub fn random_walks<G: Evaluate>(count: usize, plies: u32, seed: u64) -> Vec<Ope
         }
         let r = search::search_to_depth(&pos, CHECK_DEPTH, &tt);
         if r.score.0.abs() <= BALANCE {
+            let n = out.len() + 1;
             out.push(Opening {
-                name: format!("walk {}", out.len() + 1),
+                name: if start.name.is_empty() {
+                    format!("walk {n}")
+                } else {
+                    format!("walk {n} from {}", start.name)
+                },
                 fen: None,
                 moves,
             });
@@ -203,15 +249,37 @@ mod tests {
     #[test]
     fn english_uses_the_deck() {
         let kind = GameKind::new(Variant::English);
-        let d = builtin(kind, 2, 4, 0);
+        assert_eq!(default_plies(kind), BALLOT_PLIES);
+        let d = builtin(kind, 2, BALLOT_PLIES, 0);
         assert_eq!(d.len(), 156);
         assert_eq!(d[0].moves, ["9-13", "21-17", "5-9"]);
-        let shuffled = builtin(kind, 2, 4, 7);
+        let shuffled = builtin(kind, 2, BALLOT_PLIES, 7);
         assert_eq!(shuffled.len(), 156);
         assert_ne!(shuffled, d);
         for o in &shuffled {
             check(kind, o).unwrap();
         }
+    }
+
+    #[test]
+    fn longer_english_openings_continue_the_ballots() {
+        let kind = GameKind::new(Variant::English);
+        let deck = english_deck(3);
+        let walks = builtin(kind, 400, 7, 3);
+        assert_eq!(walks.len(), 400, "more openings than the deck");
+        let mut ballots_used = HashSet::new();
+        for o in &walks {
+            assert_eq!(o.moves.len(), 7);
+            check(kind, o).unwrap();
+            let ballot = deck
+                .iter()
+                .position(|b| o.moves[..3] == b.moves[..])
+                .expect("every walk starts with a ballot of the deck");
+            assert!(o.name.ends_with(&deck[ballot].name), "{}", o.name);
+            ballots_used.insert(ballot);
+        }
+        assert!(ballots_used.len() > 100, "{} ballots", ballots_used.len());
+        assert_eq!(builtin(kind, 10, 7, 3)[..], walks[..10]);
     }
 
     #[test]
