@@ -6,7 +6,7 @@ use clap::Args;
 use std::time::Instant;
 use tiao::dispatch;
 use tiao::eval::tune;
-use tiao::eval::weights::{self, Term, Weights};
+use tiao::eval::weights::{self, Term};
 use tiao::notation::pdn;
 use tiao::rules::Rules;
 use tiao::variant::GameKind;
@@ -134,11 +134,7 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
         "fitted in {:.1} s; for src/eval/weights.rs:",
         start.elapsed().as_secs_f64()
     );
-    println!("pub const {family}: Weights = {};", literal(&new));
+    // `Weights`' Debug form is its Rust expression.
+    println!("pub const {family}: Weights = {new:#?};");
     Ok(())
-}
-
-/// The weights as a Rust expression.
-fn literal(w: &Weights) -> String {
-    format!("{w:#?}")
 }

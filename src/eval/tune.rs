@@ -9,8 +9,9 @@
 //! a small linear system over the free terms).
 //!
 //! Invariants: `man` is never free (it is the unit: 100 centi-men), nor `advance[0]` (the
-//! advancement weights are measured from it), nor a term no sample counts; the fitted weights are rounded to integers before they are reported, and the errors
-//! reported for them are those of the rounded values.
+//! advancement weights are measured from it), nor a term no sample counts; the fitted weights
+//! are rounded to integers before they are reported, and the errors reported for them are those
+//! of the rounded values.
 
 use super::draughts::term_counts;
 use super::weights::{TERMS, Term, Weights};

@@ -6,13 +6,13 @@
 //!   by the seed (seed 0 keeps the ACF order); asked for more than three plies, each ballot in
 //!   turn continued by a random walk to that length (more openings than the deck, still from
 //!   the ballots);
-//! - every other game: random walks of a few plies from the start (the fixed-seed [`Rng`]).
+//! - every other game: random walks of a few plies from the start (the fixed-seed [`Rng`]);
+//! - a file ([`parse_file`]): a PDN file (each game's `FEN` tag and moves), or one opening per
+//!   line, a FEN or a move sequence (`1. 32-28 19-23 2. ...` or `32-28 19-23`), `#` comments.
 //!
 //! A random walk is kept when a shallow search finds its position balanced (within [`BALANCE`])
 //! and different from those already kept ([`random_walks`]); the first `n` walks do not depend on
 //! how many are asked for.
-//! - a file ([`parse_file`]): a PDN file (each game's `FEN` tag and moves), or one opening per
-//!   line, a FEN or a move sequence (`1. 32-28 19-23 2. ...` or `32-28 19-23`), `#` comments.
 
 use super::ballots;
 use super::referee::track_for;
@@ -23,7 +23,7 @@ use crate::movegen::MoveList;
 use crate::notation::pdn;
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::rules::Variant;
+use crate::rules::{English, Variant};
 use crate::search;
 use crate::track::ReplayError;
 use crate::tt::Tt;
@@ -69,9 +69,7 @@ pub fn builtin(kind: GameKind, count: usize, plies: u32, seed: u64) -> Vec<Openi
         if plies <= BALLOT_PLIES {
             return deck;
         }
-        return dispatch!(kind,
-            R => walks_from::<Position<R>>(&deck, count, plies, seed),
-            morris => unreachable!("english is a draughts variant"));
+        return walks_from::<Position<English>>(&deck, count, plies, seed);
     }
     dispatch!(kind,
         R => random_walks::<Position<R>>(count, plies, seed),
@@ -112,6 +110,15 @@ fn walks_from<G: Evaluate>(
     plies: u32,
     seed: u64,
 ) -> Vec<Opening> {
+    // Each start replayed once: its position.
+    let start_positions: Vec<G> = starts
+        .iter()
+        .map(|o| {
+            o.moves.iter().fold(G::start(), |pos, m| {
+                pos.make(&pos.parse_move(m).expect("a built-in opening is legal"))
+            })
+        })
+        .collect();
     let mut rng = Rng::new(seed);
     let tt = Tt::new(1);
     let mut seen = HashSet::new();
@@ -119,15 +126,13 @@ fn walks_from<G: Evaluate>(
     let mut list = MoveList::default();
     let mut tries = 0;
     while out.len() < count && tries < count * TRIES_PER_OPENING {
-        let start = &starts[tries % starts.len()];
+        let (start, mut pos) = (
+            &starts[tries % starts.len()],
+            start_positions[tries % starts.len()],
+        );
         tries += 1;
-        let mut pos = G::start();
         let mut moves = Vec::with_capacity(plies as usize);
-        for m in &start.moves {
-            let m = pos.parse_move(m).expect("a built-in opening is legal");
-            moves.push(pos.move_to_pdn(&m));
-            pos = pos.make(&m);
-        }
+        moves.extend_from_slice(&start.moves);
         let mut ok = true;
         while moves.len() < plies as usize {
             pos.generate(&mut list);
