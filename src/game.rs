@@ -31,6 +31,11 @@ pub trait Game: Copy + Clone + Debug + Send + Sync + 'static {
     /// often what builds a mill (see `docs/strength.md`).
     const LATE_MOVE_PRUNING: bool = true;
 
+    /// Whether one position's legal moves can mix noisy and quiet moves. Draughts: no (when a
+    /// capture exists only captures are legal), so a node whose first move is quiet has only
+    /// quiet moves, and the search stops its move loop at the late-move-pruning limit.
+    const MIXED_NODES: bool = false;
+
     /// The variant this position plays.
     fn variant(&self) -> Variant;
     /// The start position.

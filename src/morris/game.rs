@@ -23,6 +23,7 @@ impl Game for MorrisPosition {
     type FenError = FenError;
     /// Late move pruning lost 58 +- 35 Elo in Morris (300 games at 20,000 nodes per move).
     const LATE_MOVE_PRUNING: bool = false;
+    const MIXED_NODES: bool = true;
 
     fn variant(&self) -> Variant {
         Variant::Morris

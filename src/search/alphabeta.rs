@@ -2,11 +2,14 @@
 //! aspiration windows.
 //!
 //! Per node: abort and draw checks (draw counters, repetition), mate-distance pruning, move
-//! generation (no move: lost; done before the table probe, whose entry the parent prefetched),
-//! the table probe (cutoffs at non-PV nodes), reverse futility pruning, ProbCut (the node
-//! searched again at a fraction of the depth, above beta by a margin), ordered moves with late
-//! move reductions and PV re-searches, the forced-move extension, and the table store. At depth 0
-//! the quiescence search takes over.
+//! generation (no move: lost) and, where reverse futility pruning may cut, the static
+//! evaluation, both before the table probe: the parent prefetched the entry, and this is the
+//! independent work that hides its latency. Then the probe (cutoffs at non-PV nodes; the hash
+//! move's child is made and its entry prefetched at once), reverse futility pruning, ProbCut (the
+//! node searched again at a fraction of the depth, above beta by a margin), a single legal move
+//! searched directly, or else the ordered moves (the hash move first, without a scan) with late
+//! move pruning, late move reductions and PV re-searches; the forced-move extension, and the
+//! table store. At depth 0 the quiescence search takes over.
 //!
 //! An iteration stopped midway (clock, node limit or `stop`) is not all lost: when, at the root,
 //! a move searched after the first one (the previous iteration's best move, which the hash move
@@ -21,10 +24,11 @@
 //! iteration, so a legal move is always known.
 
 use super::Control;
-use super::ordering::{HASH_MOVE, Ordering, pick};
+use super::ordering::{Ordering, pick};
 use super::params::Params;
 use super::score::{DRAW, INFINITY, MAX_PLY, WIN, from_tt, is_decisive, loss_in, to_tt, win_in};
 use crate::eval::Evaluate;
+use crate::game::Game;
 use crate::movegen::{MAX_MOVES, MoveList};
 use crate::time::{TimeManager, TimeParams};
 use crate::tt::{Bound, NO_MOVE, Tt};
@@ -120,6 +124,32 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     /// The current iteration's best line so far, once a root move after the first one has beaten
     /// it (its score is exact or a lower bound).
     partial: Option<Iteration<G::Move>>,
+}
+
+/// What a node's best score is, searched with the window `(alpha, beta)`.
+#[inline(always)]
+fn bound(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// The child after `m`: `made` if it was made ahead, else made now, with its table entry
+/// prefetched when the child will probe it (`probes`). Children with no depth left go to
+/// quiescence, which does not probe: a prefetch there only costs (a page walk on a miss).
+#[inline(always)]
+fn made_or_make<G: Game>(pos: &G, m: &G::Move, made: Option<G>, tt: &Tt, probes: bool) -> G {
+    made.unwrap_or_else(|| {
+        let child = pos.make(m);
+        if probes {
+            tt.prefetch(child.key());
+        }
+        child
+    })
 }
 
 /// Longest game history kept for repetition (plies).
@@ -317,6 +347,22 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if n == 0 {
             return loss_in(ply);
         }
+        let quiet_node = !pos.is_noisy(&self.lists[ply][0]);
+        let new_depth = if n == 1 && p.forced_extension {
+            depth
+        } else {
+            depth - 1
+        };
+
+        // Reverse futility pruning's evaluation is computed before the probe, though a table
+        // cutoff may make it useless: it is more independent work while the entry arrives.
+        let rfp_node = p.rfp
+            && !pv_node
+            && ply > 0
+            && depth <= p.rfp_max_depth
+            && quiet_node
+            && !is_decisive(beta);
+        let eval = if rfp_node { pos.evaluate() } else { 0 };
 
         let key = pos.key();
         let tt = self.shared.tt;
@@ -335,26 +381,25 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 }
             }
         }
+        // A stale entry (another position under the same key) can hold an index past the list.
+        let has_hash_move = (tt_move as usize) < n;
 
-        let quiet_node = !pos.is_noisy(&self.lists[ply][0]);
+        // The hash move is searched first: its child is made now and its table entry prefetched,
+        // so that the memory access overlaps the pruning tests and the ordering below.
+        let mut hash_child = None;
+        if has_hash_move && new_depth > 0 {
+            let m = self.lists[ply][tt_move as usize];
+            hash_child = Some(made_or_make(pos, &m, None, tt, true));
+        }
 
-        if p.rfp
-            && !pv_node
-            && ply > 0
-            && depth <= p.rfp_max_depth
-            && quiet_node
-            && !is_decisive(beta)
-        {
-            let eval = pos.evaluate();
-            if eval - p.rfp_margin * depth >= beta {
-                return eval;
-            }
+        if rfp_node && eval - p.rfp_margin * depth >= beta {
+            return eval;
         }
 
         // ProbCut: the node searched again, at a fraction of the depth and a null window above
         // beta plus a margin; a score there is trusted to hold at the full depth. The shallow
         // search of the same node at the same ply regenerates this ply's move list identically
-        // (or returns before touching it), so the list stays valid.
+        // (or returns before touching it), so the list and the hash move's child stay valid.
         if p.probcut
             && !pv_node
             && ply > 0
@@ -377,27 +422,48 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
-        let new_depth = if n == 1 && p.forced_extension {
-            depth
-        } else {
-            depth - 1
-        };
+        // A single legal move (in draughts, mostly a forced capture): searched with the full
+        // window, with nothing to order, reduce or prune.
+        if n == 1 {
+            let m = self.lists[ply][0];
+            let child = made_or_make(pos, &m, hash_child, tt, new_depth > 0);
+            let score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
+            if self.aborted {
+                return 0;
+            }
+            if ply == 0 && self.root_first.is_none() {
+                self.root_first = Some(m);
+            }
+            let mut best_index = NO_MOVE;
+            if score > alpha {
+                best_index = 0;
+                if pv_node {
+                    self.update_pv(ply, m);
+                }
+                if score >= beta && !pos.is_noisy(&m) {
+                    self.record_cutoff(pos, ply, depth, 0, m);
+                }
+            }
+            tt.store(
+                key,
+                to_tt(score, ply),
+                0,
+                best_index,
+                depth,
+                bound(score, alpha, beta),
+            );
+            return score;
+        }
 
         // Ordering.
-        {
-            let order = &mut self.order[ply];
-            order.clear();
-            let ordering = &self.ordering;
-            // `extend` from an exact-size iterator reserves once (no capacity check per move).
-            order.extend(self.lists[ply].iter().enumerate().map(|(i, m)| {
-                let s = if i as u16 == tt_move {
-                    HASH_MOVE
-                } else {
-                    ordering.score(p, pos, ply, m)
-                };
-                (s, i as u16)
-            }));
-        }
+        self.ordering.score_moves(
+            p,
+            pos,
+            ply,
+            self.lists[ply].as_slice(),
+            tt_move,
+            &mut self.order[ply],
+        );
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -418,27 +484,26 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         // The next move, picked and made one iteration early (see below).
         let mut ahead: Option<(u16, G)> = None;
         for i in 0..n {
-            let (idx, made) = match ahead.take() {
-                Some((idx, child)) => (idx, Some(child)),
-                None => (pick(&mut self.order[ply], i), None),
+            // Past the limit every move left of a quiet node is pruned: none is picked.
+            if i >= lmp_limit && quiet_node && !G::MIXED_NODES {
+                break;
+            }
+            let (idx, made) = if i == 0 && has_hash_move {
+                // The hash move has the one best score: it is put first without a scan.
+                self.order[ply].swap(0, tt_move as usize);
+                (tt_move, hash_child.take())
+            } else {
+                match ahead.take() {
+                    Some((idx, child)) => (idx, Some(child)),
+                    None => (pick(&mut self.order[ply], i), None),
+                }
             };
             let m = self.lists[ply][idx as usize];
             let noisy = pos.is_noisy(&m);
             if i >= lmp_limit && !noisy {
                 continue;
             }
-            // Children with no depth left go to quiescence, which does not probe the table: a
-            // prefetch there only costs (a page walk on a miss).
-            let child = match made {
-                Some(child) => child,
-                None => {
-                    let child = pos.make(&m);
-                    if new_depth > 0 {
-                        tt.prefetch(child.key());
-                    }
-                    child
-                }
-            };
+            let child = made_or_make(pos, &m, made, tt, new_depth > 0);
             // From the second move on (a node that did not cut at once is likely to try them
             // all), the next move is made before this one is searched and its table entry
             // prefetched: the memory access then overlaps a whole sibling search instead of
@@ -446,9 +511,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             // early picks the same one, as no score changes in between.
             if i >= 1 && new_depth > 0 && i + 1 < n.min(lmp_limit) {
                 let next = pick(&mut self.order[ply], i + 1);
-                let next_child = pos.make(&self.lists[ply][next as usize]);
-                tt.prefetch(next_child.key());
-                ahead = Some((next, next_child));
+                let m = self.lists[ply][next as usize];
+                ahead = Some((next, made_or_make(pos, &m, None, tt, true)));
             }
             let mut score;
             if i == 0 {
@@ -510,14 +574,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        tt.store(key, to_tt(best, ply), 0, best_index, depth, bound);
+        tt.store(
+            key,
+            to_tt(best, ply),
+            0,
+            best_index,
+            depth,
+            bound(best, original_alpha, beta),
+        );
         best
     }
 

@@ -101,23 +101,42 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
         k[0] == *m || k[1] == *m
     }
 
-    /// The ordering score of a move other than the hash move.
+    /// Scores `moves` for ordering into `out` as (score, index) pairs: the move at index `hash`
+    /// gets [`HASH_MOVE`], then the killers, then the history. The per-node values (switches,
+    /// killers, the side's history row) are read once, not per move.
     #[inline(always)]
-    pub(crate) fn score<G: Game<Move = M>>(&self, p: &Params, pos: &G, ply: usize, m: &M) -> i32 {
-        if p.killers {
-            let k = &self.killers[ply];
-            if k[0] == *m {
-                return KILLER;
-            }
-            if k[1] == *m {
-                return KILLER - 1;
-            }
-        }
-        if p.history {
-            self.history[slot(pos, m)]
-        } else {
-            0
-        }
+    pub(crate) fn score_moves<G: Game<Move = M>>(
+        &self,
+        p: &Params,
+        pos: &G,
+        ply: usize,
+        moves: &[M],
+        hash: u16,
+        out: &mut Vec<(i32, u16)>,
+    ) {
+        let (use_killers, use_history) = (p.killers, p.history);
+        let [k0, k1] = self.killers[ply];
+        // The side's row of the history table: `slot` less its side offset.
+        let side = pos.side().index() * HISTORY_SLOTS;
+        let history: &[i32; HISTORY_SLOTS] = self.history[side..side + HISTORY_SLOTS]
+            .try_into()
+            .expect("a side's history row");
+        out.clear();
+        // `extend` from an exact-size iterator reserves once (no capacity check per move).
+        out.extend(moves.iter().enumerate().map(|(i, m)| {
+            let s = if i as u16 == hash {
+                HASH_MOVE
+            } else if use_killers && k0 == *m {
+                KILLER
+            } else if use_killers && k1 == *m {
+                KILLER - 1
+            } else if use_history {
+                history[G::history_slot(m) & (HISTORY_SLOTS - 1)]
+            } else {
+                0
+            };
+            (s, i as u16)
+        }));
     }
 
     /// A quiet move caused a cutoff at `ply` with `depth` plies left: it becomes a killer and
