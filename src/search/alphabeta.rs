@@ -6,10 +6,10 @@
 //! evaluation, both before the table probe: the parent prefetched the entry, and this is the
 //! independent work that hides its latency. Then the probe (cutoffs at non-PV nodes; the hash
 //! move's child is made and its entry prefetched at once), reverse futility pruning, ProbCut (the
-//! node searched again at a fraction of the depth, above beta by a margin), a single legal move
-//! searched directly, or else the ordered moves (the hash move first, without a scan) with late
-//! move pruning, late move reductions and PV re-searches; the forced-move extension, and the
-//! table store. At depth 0 the quiescence search takes over.
+//! node searched again at a fraction of the depth, above beta by a margin), and the ordered moves
+//! (none to order for a single legal move; the hash move first, without a scan) with late move
+//! pruning, late move reductions and PV re-searches; the forced-move extension, and the table
+//! store. At depth 0 the quiescence search takes over.
 //!
 //! An iteration stopped midway (clock, node limit or `stop`) is not all lost: when, at the root,
 //! a move searched after the first one (the previous iteration's best move, which the hash move
@@ -124,18 +124,6 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     /// The current iteration's best line so far, once a root move after the first one has beaten
     /// it (its score is exact or a lower bound).
     partial: Option<Iteration<G::Move>>,
-}
-
-/// What a node's best score is, searched with the window `(alpha, beta)`.
-#[inline(always)]
-fn bound(best: i32, alpha: i32, beta: i32) -> Bound {
-    if best >= beta {
-        Bound::Lower
-    } else if best > alpha {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    }
 }
 
 /// The child after `m`: `made` if it was made ahead, else made now, with its table entry
@@ -422,48 +410,17 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
-        // A single legal move (in draughts, mostly a forced capture): searched with the full
-        // window, with nothing to order, reduce or prune.
-        if n == 1 {
-            let m = self.lists[ply][0];
-            let child = made_or_make(pos, &m, hash_child, tt, new_depth > 0);
-            let score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
-            if self.aborted {
-                return 0;
-            }
-            if ply == 0 && self.root_first.is_none() {
-                self.root_first = Some(m);
-            }
-            let mut best_index = NO_MOVE;
-            if score > alpha {
-                best_index = 0;
-                if pv_node {
-                    self.update_pv(ply, m);
-                }
-                if score >= beta && !pos.is_noisy(&m) {
-                    self.record_cutoff(pos, ply, depth, 0, m);
-                }
-            }
-            tt.store(
-                key,
-                to_tt(score, ply),
-                0,
-                best_index,
-                depth,
-                bound(score, alpha, beta),
+        // Ordering (nothing to order for a single legal move, in draughts mostly a capture).
+        if n > 1 {
+            self.ordering.score_moves(
+                p,
+                pos,
+                ply,
+                self.lists[ply].as_slice(),
+                tt_move,
+                &mut self.order[ply],
             );
-            return score;
         }
-
-        // Ordering.
-        self.ordering.score_moves(
-            p,
-            pos,
-            ply,
-            self.lists[ply].as_slice(),
-            tt_move,
-            &mut self.order[ply],
-        );
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -488,7 +445,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if i >= lmp_limit && quiet_node && !G::MIXED_NODES {
                 break;
             }
-            let (idx, made) = if i == 0 && has_hash_move {
+            let (idx, made) = if n == 1 {
+                // A single legal move: the one index, with nothing scored.
+                (0, hash_child.take())
+            } else if i == 0 && has_hash_move {
                 // The hash move has the one best score: it is put first without a scan.
                 self.order[ply].swap(0, tt_move as usize);
                 (tt_move, hash_child.take())
@@ -574,14 +534,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
-        tt.store(
-            key,
-            to_tt(best, ply),
-            0,
-            best_index,
-            depth,
-            bound(best, original_alpha, beta),
-        );
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        tt.store(key, to_tt(best, ply), 0, best_index, depth, bound);
         best
     }
 

@@ -72,12 +72,24 @@ pub fn hashed_history_slot<M: Hash>(m: &M) -> usize {
     (h.finish() >> (64 - HISTORY_BITS)) as usize
 }
 
+/// A move's slot within its side's row of the history table.
+#[inline(always)]
+fn slot_in_row<G: Game>(m: &G::Move) -> usize {
+    let s = G::history_slot(m);
+    debug_assert!(s < HISTORY_SLOTS, "history slot {s} out of range");
+    s & (HISTORY_SLOTS - 1)
+}
+
+/// The first slot of the history row of `pos`'s side to move.
+#[inline(always)]
+fn row<G: Game>(pos: &G) -> usize {
+    pos.side().index() * HISTORY_SLOTS
+}
+
 /// The history slot of a move of `pos`'s side to move.
 #[inline(always)]
 fn slot<G: Game>(pos: &G, m: &G::Move) -> usize {
-    let s = G::history_slot(m);
-    debug_assert!(s < HISTORY_SLOTS, "history slot {s} out of range");
-    pos.side().index() * HISTORY_SLOTS + (s & (HISTORY_SLOTS - 1))
+    row(pos) + slot_in_row::<G>(m)
 }
 
 /// Killers and history of one search thread.
@@ -116,9 +128,8 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
     ) {
         let (use_killers, use_history) = (p.killers, p.history);
         let [k0, k1] = self.killers[ply];
-        // The side's row of the history table: `slot` less its side offset.
-        let side = pos.side().index() * HISTORY_SLOTS;
-        let history: &[i32; HISTORY_SLOTS] = self.history[side..side + HISTORY_SLOTS]
+        let row = row(pos);
+        let history: &[i32; HISTORY_SLOTS] = self.history[row..row + HISTORY_SLOTS]
             .try_into()
             .expect("a side's history row");
         out.clear();
@@ -131,7 +142,7 @@ impl<M: Copy + Default + PartialEq + Hash> Ordering<M> {
             } else if use_killers && k1 == *m {
                 KILLER - 1
             } else if use_history {
-                history[G::history_slot(m) & (HISTORY_SLOTS - 1)]
+                history[slot_in_row::<G>(m)]
             } else {
                 0
             };
