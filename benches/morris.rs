@@ -5,11 +5,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use tiao::eval::Evaluate;
+use tiao::game::BulkCount;
+use tiao::game::Evaluate;
 use tiao::game::Game;
 use tiao::morris::sample::random_positions;
 use tiao::morris::{MorrisPosition, RemovalPly};
-use tiao::perft::{BulkCount, perft};
+use tiao::perft::perft;
 
 fn case<G: BulkCount>(c: &mut Criterion, name: &str, pos: G, depth: u32, bulk: bool) {
     let leaves = perft(&pos, depth, bulk);

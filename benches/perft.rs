@@ -3,10 +3,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use tiao::notation::fen;
+use tiao::draughts::notation::fen;
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 use tiao::perft::perft;
-use tiao::position::Position;
-use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 
 fn case<R: Rules>(c: &mut Criterion, name: &str, f: Option<&str>, depth: u32, bulk: bool) {
     let pos = f

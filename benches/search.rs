@@ -5,10 +5,10 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tiao::eval::Evaluate;
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{English, International, Russian};
+use tiao::game::Evaluate;
 use tiao::game::Game;
-use tiao::position::Position;
-use tiao::rules::{English, International, Russian};
 use tiao::search::search_to_depth;
 use tiao::tt::Tt;
 

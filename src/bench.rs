@@ -5,8 +5,8 @@
 //! Each position is searched from an empty table, so the result does not depend on the order.
 
 use crate::dispatch;
-use crate::eval::Evaluate;
-use crate::position::Position;
+use crate::draughts::position::Position;
+use crate::game::Evaluate;
 use crate::search::{self, Params, SearchOptions};
 use crate::tt::Tt;
 use crate::variant::{GameKind, Variant};

@@ -20,10 +20,10 @@
 //! dispatch with its position type (Nine Men's Morris: `morris => ...`).
 
 use crate::dispatch;
-use crate::eval::Evaluate;
+use crate::draughts::position::Position;
+use crate::game::Evaluate;
 use crate::game::Game;
-use crate::movegen::MoveList;
-use crate::position::Position;
+use crate::game::MoveList;
 use crate::search::{self, Control, Limits, Params, Report, Score, SearchOptions, SearchResult};
 use crate::time::TimeParams;
 use crate::track::{GameTrack, ReplayError};

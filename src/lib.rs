@@ -1,43 +1,40 @@
 //! tiao (跳, "jump"): a game engine for draughts (international, brazilian, russian, duoyibu,
 //! english) and Nine Men's Morris.
 //!
-//! Layers, bottom up:
-//! - [`board`], [`rules`], [`movegen`], [`position`], [`draw`], [`notation`]: the draughts rules,
-//!   bitboard move generation and notation, generic over a rules type per variant;
-//! - [`game`]: the generic game interface the search is written against; [`variant`]: the run-time
-//!   choice of game, resolved once by [`dispatch!`]; [`track`]: a game being played (its moves and
-//!   its end by the rules), shared by the match referee and DXP, and the one replay of games
-//!   given as text;
-//! - [`morris`]: Nine Men's Morris, a game of its own behind the same traits;
-//! - [`perft`]: move-tree counting for every game;
-//! - [`eval`]: static evaluation ([`eval::Evaluate`]), weights as data; [`search`]: iterative
-//!   deepening alpha-beta with quiescence, Lazy SMP over the shared [`tt`], limits and [`time`]
-//!   management, reporting through callbacks (it never prints);
-//! - [`engine`]: the facade the protocols drive (background searches, events, options);
-//!   [`bench`](mod@bench): the search signature; [`matches`](mod@matches): self-play matches between configurations.
-//! - [`protocol`]: the Hub and DXP protocols (parse and format only);
-//! - [`rng`]: the one small fixed-seed generator (match openings, Morris sample games).
+//! The tree reads "two games, one engine, then the ways in". Floors, bottom up; every import goes
+//! from a floor to one below it:
+//! - what both games share: [`game`] (the [`Game`](game::Game) and
+//!   [`Evaluate`](game::Evaluate) traits the search is written against, the move list, the
+//!   variant names, the move text errors), [`color`], [`rng`] (the fixed-seed generator and the
+//!   Zobrist keys);
+//! - the two games: [`draughts`] (rules values per variant, bitboard move generation, position,
+//!   draw counters, notation, evaluation) and [`morris`] (Nine Men's Morris, the same shape);
+//! - the engine: [`search`] (iterative deepening alpha-beta with quiescence, Lazy SMP over the
+//!   shared [`tt`], limits and [`time`] management, reporting through callbacks: it never
+//!   prints), [`perft`]; [`variant`]: the run-time choice of game, resolved once by
+//!   [`dispatch!`]; [`engine`]: the facade the protocols drive (background searches, events,
+//!   options); [`track`]: a game being played and the one replay of games given as text;
+//!   [`pdn`]: game records;
+//! - the ways in: [`protocol`] (Hub and DXP, parse and format only), [`matches`](mod@matches)
+//!   (engine matches), [`analysis`], [`render`], [`training`] (fitting the evaluation),
+//!   [`bench`](mod@bench) (the search signature), and the `tiao` command line (`src/cli`).
 
 pub mod analysis;
 pub mod bench;
-pub mod board;
 pub mod color;
-pub mod draw;
+pub mod draughts;
 pub mod engine;
-pub mod eval;
 pub mod game;
 pub mod matches;
 pub mod morris;
-pub mod movegen;
-pub mod notation;
+pub mod pdn;
 pub mod perft;
-pub mod position;
 pub mod protocol;
 pub mod render;
 pub mod rng;
-pub mod rules;
 pub mod search;
 pub mod time;
 pub mod track;
+pub mod training;
 pub mod tt;
 pub mod variant;

@@ -36,7 +36,7 @@ enum Command {
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
     Perft(cli::perft::PerftArgs),
     /// Fit a draughts family's evaluation weights to the results of PDN games (Texel method) and
-    /// print them for src/eval/weights.rs.
+    /// print them for src/draughts/eval/weights.rs.
     Tune(cli::tune::TuneArgs),
 }
 

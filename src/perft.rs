@@ -1,5 +1,5 @@
 //! Perft: counting the leaves of the legal-move tree, the move generator's correctness test and
-//! speed benchmark. Generic over [`Game`], so draughts and Morris share it.
+//! speed benchmark. Generic over [`Game`](crate::game::Game), so draughts and Morris share it.
 //!
 //! - Bulk counting: at the last ply the moves are counted, not made (`Game` positions that offer a
 //!   faster count implement [`BulkCount`]); the last two and three plies are one call each
@@ -9,66 +9,9 @@
 //!   a rayon pool of the requested size runs; results are summed per root move for `divide`.
 //! - Progress: an optional callback receives the number of finished and total tasks.
 
-use crate::game::Game;
-use crate::movegen::MoveList;
+use crate::game::{BulkCount, MoveList};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// A faster count of the legal moves than generating them (draughts counts quiet moves by popcount).
-pub trait BulkCount: Game {
-    /// The number of legal moves; `scratch` may be overwritten.
-    fn count_moves(&self, scratch: &mut MoveList<Self::Move>) -> u64 {
-        self.generate(scratch);
-        scratch.len() as u64
-    }
-
-    /// The leaves two plies below: the sum of [`count_moves`](Self::count_moves) over the
-    /// children. `list` and `scratch` may be overwritten.
-    fn count_two_plies(
-        &self,
-        list: &mut MoveList<Self::Move>,
-        scratch: &mut MoveList<Self::Move>,
-    ) -> u64 {
-        self.generate(list);
-        list.iter().map(|m| self.make(m).count_moves(scratch)).sum()
-    }
-
-    /// The leaves three plies below: the sum of [`count_two_plies`](Self::count_two_plies) over
-    /// the children. The lists may be overwritten.
-    fn count_three_plies(
-        &self,
-        list: &mut MoveList<Self::Move>,
-        list2: &mut MoveList<Self::Move>,
-        scratch: &mut MoveList<Self::Move>,
-    ) -> u64 {
-        self.generate(list);
-        list.iter()
-            .map(|m| self.make(m).count_two_plies(list2, scratch))
-            .sum()
-    }
-}
-
-impl<R: crate::rules::Rules> BulkCount for crate::position::Position<R> {
-    #[inline(always)]
-    fn count_moves(&self, scratch: &mut MoveList<Self::Move>) -> u64 {
-        crate::movegen::count(self, scratch)
-    }
-
-    #[inline(always)]
-    fn count_two_plies(&self, list: &mut MoveList, scratch: &mut MoveList) -> u64 {
-        crate::movegen::count_two(self, list, scratch)
-    }
-
-    #[inline(always)]
-    fn count_three_plies(
-        &self,
-        list: &mut MoveList,
-        list2: &mut MoveList,
-        scratch: &mut MoveList,
-    ) -> u64 {
-        crate::movegen::count_three(self, list, list2, scratch)
-    }
-}
 
 /// Options of a perft run.
 #[derive(Copy, Clone, Debug)]
@@ -208,8 +151,8 @@ pub fn divide<G: BulkCount>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
-    use crate::rules::International;
+    use crate::draughts::position::Position;
+    use crate::draughts::rules::International;
 
     #[test]
     fn divide_sums_to_perft() {

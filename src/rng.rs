@@ -3,6 +3,8 @@
 //! shuffled ballot deck; Morris sample games for tests, benches and tuning). Not for anything
 //! that needs good or secret randomness.
 //!
+//! Also the Zobrist keys ([`zobrist`]) of both games, fixed at compile time.
+//!
 //! Invariant: a seed's sequence never changes: the openings of `tiao match --seed N` and the test
 //! positions depend on it.
 
@@ -28,6 +30,42 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+}
+
+/// Zobrist keys: `PIECE[color][is_king][bit]`, and `SIDE` for Black to move (the draughts
+/// position's keys; Nine Men's Morris takes its own from the same table).
+pub mod zobrist {
+    const fn splitmix(mut x: u64) -> u64 {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+
+    const fn table() -> [[[u64; 64]; 2]; 2] {
+        let mut t = [[[0u64; 64]; 2]; 2];
+        let mut seed = 0x7469_616F_u64; // "tiao"
+        let mut c = 0;
+        while c < 2 {
+            let mut k = 0;
+            while k < 2 {
+                let mut b = 0;
+                while b < 64 {
+                    seed = splitmix(seed);
+                    t[c][k][b] = seed;
+                    b += 1;
+                }
+                k += 1;
+            }
+            c += 1;
+        }
+        t
+    }
+
+    /// Keys of a piece of colour `c` (0 White, 1 Black), kind `k` (0 man, 1 king), on bit `b`.
+    pub const PIECE: [[[u64; 64]; 2]; 2] = table();
+    /// Xored in when Black is to move.
+    pub const SIDE: u64 = splitmix(0x5349_4445);
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //!
 //! A game given as text (a start FEN and move texts in any accepted form) is read by
 //! [`GameTrack::replay`], the one replay of the crate: PDN games
-//! ([`notation::pdn::replay`](crate::notation::pdn::replay)), the engine's `pos` (its session),
+//! ([`pdn::replay`](crate::pdn::replay)), the engine's `pos` (its session),
 //! match openings, game review and board diagrams all go through it, and a [`ReplayError`] names
 //! the bad FEN or the first bad ply.
 //!
@@ -19,8 +19,8 @@
 
 use crate::color::Color;
 use crate::game::Game;
-use crate::movegen::MoveList;
-use crate::notation::MoveError;
+use crate::game::MoveError;
+use crate::game::MoveList;
 use std::fmt;
 
 /// How the rules end a game.
@@ -203,8 +203,8 @@ impl<G: Game> GameTrack<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
-    use crate::rules::International;
+    use crate::draughts::position::Position;
+    use crate::draughts::rules::International;
 
     type Board = Position<International>;
 

@@ -2,7 +2,7 @@
 //! concrete rules type by [`dispatch!`](crate::dispatch), so that everything below the edge is
 //! monomorphised.
 
-pub use crate::rules::Variant;
+pub use crate::game::{UnknownVariant, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -66,7 +66,7 @@ impl GameKind {
 /// Runs an expression with a type alias bound to the concrete rules of a run-time [`GameKind`].
 ///
 /// ```
-/// use tiao::{dispatch, game::Game, variant::GameKind, rules::Variant, position::Position};
+/// use tiao::{dispatch, draughts::position::Position, game::Game, game::Variant, variant::GameKind};
 /// let kind = GameKind::new(Variant::Russian);
 /// let fen = dispatch!(kind, R => Position::<R>::start().fen(), morris => String::from("morris"));
 /// assert_eq!(fen, "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
@@ -76,31 +76,31 @@ macro_rules! dispatch {
     ($kind:expr, $R:ident => $body:expr, morris => $morris:expr) => {{
         let kind: $crate::variant::GameKind = $kind;
         match (kind.variant, kind.draw_rules) {
-            ($crate::rules::Variant::International, _) => {
-                type $R = $crate::rules::International;
+            ($crate::draughts::rules::Variant::International, _) => {
+                type $R = $crate::draughts::rules::International;
                 $body
             }
-            ($crate::rules::Variant::Brazilian, _) => {
-                type $R = $crate::rules::Brazilian;
+            ($crate::draughts::rules::Variant::Brazilian, _) => {
+                type $R = $crate::draughts::rules::Brazilian;
                 $body
             }
-            ($crate::rules::Variant::Russian, $crate::variant::DrawRuleSet::Standard) => {
-                type $R = $crate::rules::Russian;
+            ($crate::draughts::rules::Variant::Russian, $crate::variant::DrawRuleSet::Standard) => {
+                type $R = $crate::draughts::rules::Russian;
                 $body
             }
-            ($crate::rules::Variant::Russian, $crate::variant::DrawRuleSet::Fmjd) => {
-                type $R = $crate::rules::RussianFmjd;
+            ($crate::draughts::rules::Variant::Russian, $crate::variant::DrawRuleSet::Fmjd) => {
+                type $R = $crate::draughts::rules::RussianFmjd;
                 $body
             }
-            ($crate::rules::Variant::Duoyibu, _) => {
-                type $R = $crate::rules::Duoyibu;
+            ($crate::draughts::rules::Variant::Duoyibu, _) => {
+                type $R = $crate::draughts::rules::Duoyibu;
                 $body
             }
-            ($crate::rules::Variant::English, _) => {
-                type $R = $crate::rules::English;
+            ($crate::draughts::rules::Variant::English, _) => {
+                type $R = $crate::draughts::rules::English;
                 $body
             }
-            ($crate::rules::Variant::Morris, _) => $morris,
+            ($crate::draughts::rules::Variant::Morris, _) => $morris,
         }
     }};
 }

@@ -5,7 +5,7 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use tiao::notation::pdn;
+use tiao::pdn;
 
 fn tiao() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tiao"))

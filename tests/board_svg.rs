@@ -5,9 +5,9 @@
 use roxmltree::Document;
 use tiao::analysis::review::{self, Thresholds};
 use tiao::analysis::{Settings, analyze_all};
+use tiao::game::Variant;
 use tiao::render::board::{Style, diagram, svg};
 use tiao::render::plot::{self, EvalPlot};
-use tiao::rules::Variant;
 use tiao::search::Limits;
 use tiao::variant::GameKind;
 

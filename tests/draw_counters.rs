@@ -5,11 +5,13 @@
 //! (checked by hand: the kings never share a diagonal with an enemy piece that has an empty square
 //! behind it). Every move is read with the move parser, so an illegal step fails the test.
 
-use tiao::board::Board10;
-use tiao::draw::{self, Ply};
-use tiao::notation::{fen, moves};
-use tiao::position::Position;
-use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian, RussianFmjd};
+use tiao::draughts::board::Board10;
+use tiao::draughts::draw::{self, Ply};
+use tiao::draughts::notation::{fen, movetext};
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{
+    Brazilian, Duoyibu, English, International, Rules, Russian, RussianFmjd,
+};
 
 /// Plays `plies` plies in which each side shuttles one king between two squares; returns the
 /// positions after each ply (index 0 = after the first ply).
@@ -30,8 +32,8 @@ fn shuffle<R: Rules>(
             b ^= 1;
             format!("{}-{}", black[b ^ 1], black[b])
         };
-        let m =
-            moves::parse(&p, &text).unwrap_or_else(|e| panic!("{text}: {e} in {}", fen::write(&p)));
+        let m = movetext::parse(&p, &text)
+            .unwrap_or_else(|e| panic!("{text}: {e} in {}", fen::write(&p)));
         assert!(!m.is_capture());
         p = p.make(&m);
         out.push(p);
@@ -66,7 +68,7 @@ fn international_25_moves_of_kings_only() {
 #[test]
 fn international_man_move_resets_the_king_rule() {
     let mut p = shuffle::<International>("W:WKa1,a5:BKh10,j6", ["a1", "b2"], ["h10", "g9"], 40)[39];
-    p = p.make(&moves::parse(&p, "a5-b6").unwrap());
+    p = p.make(&movetext::parse(&p, "a5-b6").unwrap());
     assert_eq!(p.counters().by_rule[0], 0);
     assert_eq!(p.counters().reversible, 0);
 }
@@ -90,7 +92,8 @@ fn international_5_moves_two_against_lone_king() {
 #[test]
 fn international_capture_into_five_move_material_restarts_the_count() {
     let rules = &draw::INTERNATIONAL;
-    let sq = |n: u32| 1u64 << <Board10 as tiao::board::Geometry>::bit_of_number(n).unwrap();
+    let sq =
+        |n: u32| 1u64 << <Board10 as tiao::draughts::board::Geometry>::bit_of_number(n).unwrap();
     let three_v_one = (
         [sq(46) | sq(47) | sq(48), sq(5)],
         sq(46) | sq(47) | sq(48) | sq(5),
@@ -149,14 +152,14 @@ fn russian_counter_ignores_man_moves() {
     let (pieces, kings) = ([0b1111u64, 0b1111u64 << 20], 0);
     let mut c = draw::RUSSIAN.fresh();
     for _ in 0..59 {
-        c = draw::RUSSIAN.advance::<tiao::board::Board8>(&c, man, pieces, kings);
+        c = draw::RUSSIAN.advance::<tiao::draughts::board::Board8>(&c, man, pieces, kings);
     }
     assert!(draw::RUSSIAN.is_draw(&c).is_none());
-    c = draw::RUSSIAN.advance::<tiao::board::Board8>(&c, man, pieces, kings);
+    c = draw::RUSSIAN.advance::<tiao::draughts::board::Board8>(&c, man, pieces, kings);
     assert_eq!(draw::RUSSIAN.is_draw(&c).map(|r| r.plies), Some(60));
     let mut f = draw::FMJD64.fresh();
     for _ in 0..40 {
-        f = draw::FMJD64.advance::<tiao::board::Board8>(&f, man, pieces, kings);
+        f = draw::FMJD64.advance::<tiao::draughts::board::Board8>(&f, man, pieces, kings);
     }
     assert!(draw::FMJD64.is_draw(&f).is_none());
 }

@@ -5,14 +5,14 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tiao::game::Variant;
 use tiao::matches::runner::Fault;
 use tiao::matches::{
     Control, End, GameRecord, MatchConfig, MatchResult, PlayerSpec, Progress, Sprt, SprtState,
     openings, run_match,
 };
-use tiao::notation::pdn;
+use tiao::pdn;
 use tiao::protocol::hub::client::Log;
-use tiao::rules::Variant;
 use tiao::variant::GameKind;
 
 fn broken(mode: &str) -> PlayerSpec {

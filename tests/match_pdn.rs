@@ -5,11 +5,11 @@
 use proptest::prelude::*;
 use tiao::color::Color;
 use tiao::dispatch;
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{English, International, Russian, Variant};
 use tiao::game::Game;
-use tiao::movegen::MoveList;
-use tiao::notation::pdn::{self, PdnGame, PdnMove};
-use tiao::position::Position;
-use tiao::rules::{English, International, Russian, Variant};
+use tiao::game::MoveList;
+use tiao::pdn::{self, PdnGame, PdnMove};
 use tiao::variant::GameKind;
 
 /// A random legal game of `plies` plies from the start of `G`, moves in PDN form.

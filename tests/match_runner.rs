@@ -5,12 +5,12 @@
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{English, International, Variant};
 use tiao::matches::{
     Control, End, GameRecord, MatchConfig, MatchResult, PlayerSpec, Progress, openings, run_match,
 };
-use tiao::notation::pdn;
-use tiao::position::Position;
-use tiao::rules::{English, International, Variant};
+use tiao::pdn;
 use tiao::variant::GameKind;
 
 fn spec(s: &str) -> PlayerSpec {

@@ -5,10 +5,10 @@
 use proptest::prelude::*;
 use tiao::color::Color;
 use tiao::game::Game;
+use tiao::game::MoveError;
+use tiao::game::MoveList;
 use tiao::morris::notation::{parse_fen, parse_point, point_name, write_fen};
 use tiao::morris::{FenError, MorrisPosition, PositionError, board};
-use tiao::movegen::MoveList;
-use tiao::notation::MoveError;
 
 #[test]
 fn points_round_trip() {

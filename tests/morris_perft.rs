@@ -99,7 +99,7 @@ fn bulk_counting_matches_making_every_leaf() {
         }
         // One ply of Sanmill's convention counts each mill-closing action once; one ply of ours
         // counts it once per removal.
-        let mut list = tiao::movegen::MoveList::default();
+        let mut list = tiao::game::MoveList::default();
         p.generate(&mut list);
         let mut actions: Vec<_> = list.iter().map(|m| m.action()).collect();
         actions.dedup();

@@ -4,9 +4,9 @@
 
 use tiao::color::Color;
 use tiao::game::Game;
+use tiao::game::MoveList;
 use tiao::morris::sample::random_positions;
 use tiao::morris::{MorrisPosition, Move, board};
-use tiao::movegen::MoveList;
 
 fn pos(fen: &str) -> MorrisPosition {
     MorrisPosition::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -131,7 +131,7 @@ fn removal_from_a_mill_when_all_are_in_mills() {
     );
     assert!(matches!(
         p.parse_move("d7-a7"),
-        Err(tiao::notation::MoveError::Ambiguous { .. })
+        Err(tiao::game::MoveError::Ambiguous { .. })
     ));
 }
 

@@ -42,7 +42,7 @@ fn a_win_by_blocking_is_found() {
     assert_eq!(p.move_to_pdn(&best), "d2-d1");
     assert_eq!(r.score.kind(), ScoreKind::Win(1));
     let after = p.make(&best);
-    let mut list = tiao::movegen::MoveList::default();
+    let mut list = tiao::game::MoveList::default();
     after.generate(&mut list);
     assert!(list.is_empty(), "Black is blocked");
 }

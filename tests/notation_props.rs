@@ -5,10 +5,11 @@
 //! capture's path (for long notation) is recovered from the position.
 
 use proptest::prelude::*;
-use tiao::movegen::{Move, legal_moves};
-use tiao::notation::{fen, moves, path};
-use tiao::position::Position;
-use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
+use tiao::draughts::movegen::legal_moves;
+use tiao::draughts::moves::Move;
+use tiao::draughts::notation::{fen, movetext, path};
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 
 /// A small deterministic generator for the random games (xorshift64*).
 struct Rng(u64);
@@ -60,22 +61,22 @@ fn check_position<R: Rules>(p: &Position<R>) {
 }
 
 fn check_move<R: Rules>(p: &Position<R>, m: &Move, legal: &[Move]) {
-    let pdn = moves::write_pdn_in(p, m, legal);
+    let pdn = movetext::write_pdn_in(p, m, legal);
     assert_eq!(
-        moves::parse_pdn(p, &pdn).as_ref(),
+        movetext::parse_pdn(p, &pdn).as_ref(),
         Ok(m),
         "PDN {pdn} in {}",
         fen::write(p)
     );
     assert_eq!(
-        moves::parse(p, &pdn).as_ref(),
+        movetext::parse(p, &pdn).as_ref(),
         Ok(m),
         "PDN {pdn} in {}",
         fen::write(p)
     );
-    let hub = moves::write_hub::<R>(m);
+    let hub = movetext::write_hub::<R>(m);
     assert_eq!(
-        moves::parse_hub(p, &hub).as_ref(),
+        movetext::parse_hub(p, &hub).as_ref(),
         Ok(m),
         "Hub {hub} in {}",
         fen::write(p)
@@ -90,9 +91,9 @@ fn check_move<R: Rules>(p: &Position<R>, m: &Move, legal: &[Move]) {
 fn parse_everything<R: Rules>(s: &str) {
     let _ = fen::parse::<R>(s);
     let start = Position::<R>::start();
-    let _ = moves::parse(&start, s);
-    let _ = moves::parse_pdn(&start, s);
-    let _ = moves::parse_hub(&start, s);
+    let _ = movetext::parse(&start, s);
+    let _ = movetext::parse_pdn(&start, s);
+    let _ = movetext::parse_hub(&start, s);
 }
 
 /// Strings that look like FENs and moves, to reach deep into the parsers.

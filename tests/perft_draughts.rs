@@ -5,10 +5,11 @@
 //! in release builds. The deep figures are `#[ignore]`d and run by `.ci/run` with
 //! `cargo test --release -- --ignored` (they take a few minutes on two cores).
 
-use tiao::movegen::{MoveList, count, count_three, count_two, generate};
+use tiao::draughts::movegen::{count, count_three, count_two, generate};
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
+use tiao::game::MoveList;
 use tiao::perft::{PerftOptions, divide, perft};
-use tiao::position::Position;
-use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 
 mod perft_support;
 use perft_support::load;
@@ -19,7 +20,7 @@ fn check<R: Rules>(file: &str, min: u64, max: u64, threads: usize) -> usize {
     assert_eq!(variant, R::VARIANT.name(), "{file} is for {variant}");
     let mut checked = 0;
     for case in &cases {
-        let pos = tiao::notation::fen::parse::<R>(&case.fen)
+        let pos = tiao::draughts::notation::fen::parse::<R>(&case.fen)
             .unwrap_or_else(|e| panic!("{file}: {}: {e}", case.fen));
         for &(depth, expected) in &case.figures {
             if expected < min || expected > max {
@@ -127,14 +128,14 @@ fn bulk_count_on_random_games<R: Rules>(games: u64) -> Seen {
                 count(&pos, &mut scratch),
                 list.len() as u64,
                 "{}",
-                tiao::notation::fen::write(&pos)
+                tiao::draughts::notation::fen::write(&pos)
             );
             let children: u64 = list.iter().map(|m| count(&pos.make(m), &mut scratch)).sum();
             assert_eq!(
                 count_two(&pos, &mut list2, &mut scratch),
                 children,
                 "two plies below {}",
-                tiao::notation::fen::write(&pos)
+                tiao::draughts::notation::fen::write(&pos)
             );
             let grandchildren: u64 = list
                 .iter()
@@ -144,7 +145,7 @@ fn bulk_count_on_random_games<R: Rules>(games: u64) -> Seen {
                 count_three(&pos, &mut list3, &mut list2, &mut scratch),
                 grandchildren,
                 "three plies below {}",
-                tiao::notation::fen::write(&pos)
+                tiao::draughts::notation::fen::write(&pos)
             );
             seen.positions += 1;
             seen.with_kings += (pos.kings() != 0) as usize;

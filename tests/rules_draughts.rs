@@ -4,11 +4,12 @@
 //! that the geometry can be followed on a diagram: a1 is White's lower-left dark corner, a square
 //! (file, rank) is dark when file + rank is even (both counted from 0).
 
-use tiao::board::Geometry;
-use tiao::movegen::{Move, legal_moves};
-use tiao::notation::{fen, moves, square};
-use tiao::position::Position;
-use tiao::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
+use tiao::draughts::board::Geometry;
+use tiao::draughts::movegen::legal_moves;
+use tiao::draughts::moves::Move;
+use tiao::draughts::notation::{fen, movetext, square};
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 
 fn pos<R: Rules>(f: &str) -> Position<R> {
     fen::parse::<R>(f).unwrap_or_else(|e| panic!("{f}: {e}"))
@@ -28,7 +29,9 @@ fn described<R: Rules>(p: &Position<R>) -> Vec<(String, String, Vec<String>, boo
     let mut v: Vec<_> = legal_moves(p)
         .iter()
         .map(|m| {
-            let caps = tiao::board::Bits(m.captured).map(name).collect::<Vec<_>>();
+            let caps = tiao::draughts::board::Bits(m.captured)
+                .map(name)
+                .collect::<Vec<_>>();
             (name(m.from), name(m.to), caps, m.promotes())
         })
         .collect();
@@ -62,7 +65,7 @@ fn russian_man_crowned_mid_capture_continues_as_king() {
     assert!(m.promotes(), "the man ends the move as a king");
     let after = r.make(&m);
     assert_ne!(after.kings() & (1u64 << bit::<Russian>("h4")), 0);
-    assert_eq!(moves::write_pdn(&r, &m), "b6:h4");
+    assert_eq!(movetext::write_pdn(&r, &m), "b6:h4");
 
     let b = pos::<Brazilian>(f);
     let m = only_move(&b);
@@ -115,7 +118,7 @@ fn english_crowning_ends_the_move() {
     );
     assert!(m.promotes());
     assert_eq!(
-        moves::write_pdn(&e, &m),
+        movetext::write_pdn(&e, &m),
         "10x3",
         "English writes numeric squares"
     );
@@ -233,20 +236,23 @@ fn ambiguous_captures_use_long_notation() {
     let l = legal_moves(&p);
     let to_a5: Vec<&Move> = l.iter().filter(|m| m.to == bit::<Russian>("a5")).collect();
     assert_eq!(to_a5.len(), 2);
-    let mut written: Vec<String> = to_a5.iter().map(|m| moves::write_pdn(&p, m)).collect();
+    let mut written: Vec<String> = to_a5.iter().map(|m| movetext::write_pdn(&p, m)).collect();
     written.sort();
     assert_eq!(written, ["e5:c3:a5", "e5:g3:e1:c3:a5"]);
     for m in &to_a5 {
-        assert_eq!(moves::parse_pdn(&p, &moves::write_pdn(&p, m)).unwrap(), **m);
         assert_eq!(
-            moves::parse_hub(&p, &moves::write_hub::<Russian>(m)).unwrap(),
+            movetext::parse_pdn(&p, &movetext::write_pdn(&p, m)).unwrap(),
+            **m
+        );
+        assert_eq!(
+            movetext::parse_hub(&p, &movetext::write_hub::<Russian>(m)).unwrap(),
             **m
         );
     }
     // Turning squares alone are enough to tell them apart; the short form is ambiguous.
-    let m = moves::parse_pdn(&p, "e5:e1:a5").unwrap();
+    let m = movetext::parse_pdn(&p, "e5:e1:a5").unwrap();
     assert_eq!(m.captured.count_ones(), 4);
-    let e = moves::parse_pdn(&p, "e5:a5").unwrap_err().to_string();
+    let e = movetext::parse_pdn(&p, "e5:a5").unwrap_err().to_string();
     assert!(e.contains("ambiguous") && e.contains("e5:c3:a5"), "{e}");
     // Free choice (russian): the two-piece and the four-piece capture are both legal.
     assert!(to_a5.iter().any(|m| m.captured.count_ones() == 2));
@@ -258,12 +264,12 @@ fn ambiguous_captures_use_long_notation() {
 #[test]
 fn a_single_jump_is_its_own_complete_path() {
     let p = pos::<Russian>("W:Wa5,d4,a3,c3,b2,a1,e1:Bb8,f8,h8,a7,c7,e7,g7,c5,e5,h4,Ke3");
-    let short = moves::parse_pdn(&p, "d4:f2").unwrap();
+    let short = movetext::parse_pdn(&p, "d4:f2").unwrap();
     assert_eq!(short.captured, bits::<Russian>(&["e3"]));
-    let long = moves::parse_pdn(&p, "d4:b6:d8:f6:d4:f2").unwrap();
+    let long = movetext::parse_pdn(&p, "d4:b6:d8:f6:d4:f2").unwrap();
     assert_eq!(long.captured.count_ones(), 5, "c5, c7, e7, e5 and e3");
-    assert_eq!(moves::write_pdn(&p, &short), "d4:f2");
-    assert_eq!(moves::write_pdn(&p, &long), "d4:b6:d8:f6:d4:f2");
+    assert_eq!(movetext::write_pdn(&p, &short), "d4:f2");
+    assert_eq!(movetext::write_pdn(&p, &long), "d4:b6:d8:f6:d4:f2");
 }
 
 // --- Duoyibu's king rule ---------------------------------------------------------------------
@@ -350,8 +356,8 @@ fn duoyibu_king_rule_can_leave_no_move() {
 #[test]
 fn capture_is_compulsory() {
     let p = Position::<International>::start();
-    let p = p.make(&moves::parse(&p, "32-28").unwrap());
-    let p = p.make(&moves::parse(&p, "19-23").unwrap());
+    let p = p.make(&movetext::parse(&p, "32-28").unwrap());
+    let p = p.make(&movetext::parse(&p, "19-23").unwrap());
     let l = legal_moves(&p);
     assert_eq!(l.len(), 1);
     assert!(l[0].is_capture());

@@ -8,12 +8,12 @@
 
 use std::sync::Arc;
 use std::sync::mpsc;
-use tiao::draw::Counters;
+use tiao::draughts::draw::Counters;
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{Brazilian, English, International, Rules, Russian, RussianFmjd};
 use tiao::engine::{Engine, EngineOptions, Event};
-use tiao::eval::Evaluate;
+use tiao::game::Evaluate;
 use tiao::game::Game;
-use tiao::position::Position;
-use tiao::rules::{Brazilian, English, International, Rules, Russian, RussianFmjd};
 use tiao::search::score::DRAW;
 use tiao::search::{Limits, search_to_depth};
 use tiao::tt::Tt;

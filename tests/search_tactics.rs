@@ -5,9 +5,9 @@
 //! Each position was checked by hand (the reasoning is in the comments) and by the engine at a
 //! higher depth than the test uses.
 
+use tiao::draughts::position::Position;
+use tiao::draughts::rules::{English, International};
 use tiao::game::Game;
-use tiao::position::Position;
-use tiao::rules::{English, International};
 use tiao::search::score::{loss_in, win_in};
 use tiao::search::{
     Control, Limits, ScoreKind, SearchOptions, SearchResult, search, search_to_depth,
@@ -16,13 +16,13 @@ use tiao::tt::Tt;
 
 type Intl = Position<International>;
 
-fn at_depth(fen: &str, depth: u32) -> (Intl, SearchResult<tiao::movegen::Move>) {
+fn at_depth(fen: &str, depth: u32) -> (Intl, SearchResult<tiao::draughts::moves::Move>) {
     let pos = Intl::from_fen(fen).unwrap();
     let r = search_to_depth(&pos, depth, &Tt::new(4));
     (pos, r)
 }
 
-fn best_pdn(pos: &Intl, r: &SearchResult<tiao::movegen::Move>) -> String {
+fn best_pdn(pos: &Intl, r: &SearchResult<tiao::draughts::moves::Move>) -> String {
     pos.move_to_pdn(&r.best.expect("a move"))
 }
 
@@ -71,7 +71,7 @@ fn blocked_side_has_lost() {
     // English: Black's only man, on 1 (b8), faces White's men on 5 and 6; it cannot jump 5 (the
     // board edge is behind it) nor 6 (10 behind it is occupied): no move, Black has lost.
     let pos = Position::<English>::from_fen("B:W5,6,9,10:B1").unwrap();
-    let mut l = tiao::movegen::MoveList::default();
+    let mut l = tiao::game::MoveList::default();
     pos.generate(&mut l);
     assert!(l.is_empty());
     let r = search_to_depth(&pos, 5, &Tt::new(1));
@@ -85,7 +85,7 @@ fn forced_capture_line_is_resolved_by_quiescence() {
     // The static evaluation likes White (a man on 13 near promotion); one ply plus the capture
     // line shows White losing a man for a king.
     let (pos, r) = at_depth("W:W29,43,13:B39,34,17", 1);
-    use tiao::eval::Evaluate;
+    use tiao::game::Evaluate;
     assert!(pos.evaluate() > 50, "{}", pos.evaluate());
     assert!(r.score.0 < -100, "{}", r.score);
     assert_eq!(best_pdn(&pos, &r), "29x40");

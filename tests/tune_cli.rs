@@ -1,5 +1,5 @@
 //! `tiao tune` end to end: games played by `tiao match` are fitted and the weights printed as
-//! the Rust value for `src/eval/weights.rs`; bad arguments are errors that name the problem.
+//! the Rust value for `src/draughts/eval/weights.rs`; bad arguments are errors that name the problem.
 
 mod cli_support;
 

@@ -247,7 +247,7 @@ pub fn parent_view(s: Score) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::game::Variant;
     use crate::search::ScoreKind;
 
     fn settings(jobs: usize) -> Settings {

@@ -12,7 +12,7 @@ use super::{Analysis, Job, parent_view};
 use crate::color::Color;
 use crate::engine::MoveText;
 use crate::matches::referee::track_for;
-use crate::notation::pdn::{PdnGame, PdnMove};
+use crate::pdn::{PdnGame, PdnMove};
 use crate::search::Score;
 use crate::variant::GameKind;
 
@@ -222,7 +222,7 @@ pub fn game_of(moves: &[&str]) -> PdnGame {
 mod tests {
     use super::*;
     use crate::analysis::{Settings, analyze_all};
-    use crate::rules::Variant;
+    use crate::game::Variant;
     use crate::search::Limits;
 
     #[test]

@@ -12,7 +12,7 @@ use tiao::analysis::json::{self, ErrorLine, MoveLine, PositionLine};
 use tiao::analysis::review::{self, Thresholds};
 use tiao::analysis::{self as batch, Job, Settings};
 use tiao::engine::{Engine, EngineOptions, Event};
-use tiao::notation::pdn;
+use tiao::pdn;
 use tiao::render::plot::{self, EvalPlot};
 use tiao::search::Limits;
 use tiao::variant::GameKind;

@@ -4,7 +4,7 @@
 //! ([`ParamArgs`]).
 
 use clap::Args;
-use tiao::rules::Variant;
+use tiao::game::Variant;
 use tiao::search::Params;
 use tiao::variant::{DrawRuleSet, GameKind};
 

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tiao::dispatch;
+use tiao::draughts::position::Position;
+use tiao::game::BulkCount;
 use tiao::morris::{MorrisPosition, RemovalPly};
-use tiao::perft::{BulkCount, PerftOptions, divide};
-use tiao::position::Position;
+use tiao::perft::{PerftOptions, divide};
 use tiao::variant::{DrawRuleSet, GameKind, Variant};
 
 #[derive(Args, Debug)]

@@ -1,14 +1,14 @@
 //! `tiao tune`: fits a draughts family's evaluation weights to the results of PDN games and
-//! prints them as the `Weights` value to put in `src/eval/weights.rs` (the fitting is
-//! `tiao::eval::tune`).
+//! prints them as the `Weights` value to put in `src/draughts/eval/weights.rs` (the fitting is
+//! `tiao::training::texel`).
 
 use clap::Args;
 use std::time::Instant;
 use tiao::dispatch;
-use tiao::eval::tune;
-use tiao::eval::weights::{self, Term};
-use tiao::notation::pdn;
-use tiao::rules::Rules;
+use tiao::draughts::eval::weights::{self, Term};
+use tiao::draughts::rules::Rules;
+use tiao::pdn;
+use tiao::training::texel;
 use tiao::variant::GameKind;
 
 #[derive(Args, Debug)]
@@ -18,7 +18,7 @@ use tiao::variant::GameKind;
 
 The weights printed are those of the variant's family (international; brazilian, russian and
 duoyibu share one; english). The engine uses them once they replace the family's constant in
-src/eval/weights.rs and it is rebuilt: match the new build against the old one before keeping them.")]
+src/draughts/eval/weights.rs and it is rebuilt: match the new build against the old one before keeping them.")]
 pub struct TuneArgs {
     #[command(flatten)]
     game: super::GameArgs,
@@ -76,7 +76,7 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         games.extend(pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?);
     }
-    let collected = tune::collect::<R>(&games, args.skip_plies);
+    let collected = texel::collect::<R>(&games, args.skip_plies);
     for s in collected.skipped.iter().take(5) {
         eprintln!("skipped {s}");
     }
@@ -99,27 +99,27 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
         train.len(),
         test.len()
     );
-    let before = tune::vector(&current);
-    let k = tune::fit_scale(&train, &before);
+    let before = texel::vector(&current);
+    let k = texel::fit_scale(&train, &before);
     println!("scale: {k:.6} per centi-man (fitted to the current weights)");
-    let report = |label: &str, v: &tune::Vector| {
+    let report = |label: &str, v: &texel::Vector| {
         let test_error = if test.is_empty() {
             String::new()
         } else {
-            format!(", test {:.6}", tune::error(&test, v, k))
+            format!(", test {:.6}", texel::error(&test, v, k))
         };
         println!(
             "mean squared error, {label}: fit {:.6}{test_error}",
-            tune::error(&train, v, k)
+            texel::error(&train, v, k)
         );
     };
     report("current weights", &before);
-    let free = tune::free_terms(&train, &fixed);
-    let fitted = tune::fit_weights(&train, &before, k, &free, args.iterations, |step, e| {
+    let free = texel::free_terms(&train, &fixed);
+    let fitted = texel::fit_weights(&train, &before, k, &free, args.iterations, |step, e| {
         println!("step {step:>3}: fit {e:.6}");
     });
-    let new = tune::rounded(&current, &fitted);
-    report("fitted weights (rounded)", &tune::vector(&new));
+    let new = texel::rounded(&current, &fitted);
+    report("fitted weights (rounded)", &texel::vector(&new));
     println!("{:<22} {:>8} {:>8}", "weight", "current", "fitted");
     for t in Term::ALL {
         let note = if free[t.index()] { "" } else { "  (kept)" };
@@ -131,7 +131,7 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
         );
     }
     println!(
-        "fitted in {:.1} s; for src/eval/weights.rs:",
+        "fitted in {:.1} s; for src/draughts/eval/weights.rs:",
         start.elapsed().as_secs_f64()
     );
     // `Weights`' Debug form is its Rust expression.

@@ -104,8 +104,8 @@ pub fn deck() -> Vec<Ballot> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
-    use crate::rules::English;
+    use crate::draughts::position::Position;
+    use crate::draughts::rules::English;
     use crate::track::GameTrack;
     use std::collections::HashSet;
 

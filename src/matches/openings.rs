@@ -17,13 +17,13 @@
 use super::ballots;
 use super::referee::track_for;
 use crate::dispatch;
-use crate::eval::Evaluate;
+use crate::draughts::position::Position;
+use crate::draughts::rules::{English, Variant};
+use crate::game::Evaluate;
+use crate::game::MoveList;
 use crate::morris::MorrisPosition;
-use crate::movegen::MoveList;
-use crate::notation::pdn;
-use crate::position::Position;
+use crate::pdn;
 use crate::rng::Rng;
-use crate::rules::{English, Variant};
 use crate::search;
 use crate::track::ReplayError;
 use crate::tt::Tt;

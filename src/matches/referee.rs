@@ -1,20 +1,21 @@
 //! The referee of a match game: the game behind a type-erased interface, so that the runner is
 //! written once for every game.
 //!
-//! [`Track`] is implemented by the shared [`GameTrack<G>`] (the position, the moves played, and
-//! the game's end by the rules: see [`track`](crate::track)); [`track_for`] binds the variant (by
-//! [`dispatch!`](crate::dispatch)) to it, replaying the opening's moves. Moves come in as text in any accepted form (an engine's
-//! Hub move) and are matched against the legal moves, so an illegal move is caught here.
+//! [`Track`] is implemented by the shared [`GameTrack<G>`] (the position, the moves played, and the
+//! game's end by the rules: see [`track`](crate::track)); [`track_for`] binds the variant (by
+//! [`dispatch!`](crate::dispatch)) to it, replaying the opening's moves. Moves come in as text in
+//! any accepted form (an engine's Hub move) and are matched against the legal moves, so an illegal
+//! move is caught here.
 
 use crate::color::Color;
 use crate::dispatch;
+use crate::draughts::position::Position;
 use crate::engine::{MoveText, move_text};
-use crate::eval::Evaluate;
+use crate::game::Evaluate;
+use crate::game::MoveError;
+use crate::game::Variant;
 use crate::morris::MorrisPosition;
-use crate::notation::MoveError;
-use crate::position::Position;
 use crate::protocol::hub::client::HubPosition;
-use crate::rules::Variant;
 use crate::track::{GameTrack, ReplayError, RuleEnd};
 use crate::variant::GameKind;
 

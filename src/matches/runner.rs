@@ -20,7 +20,7 @@ use super::referee::{Track, track_for};
 use super::stats::{Sprt, SprtState, Wdl};
 use super::{Log, PlayerSpec};
 use crate::color::Color;
-use crate::notation::pdn::{self, PdnGame, PdnMove};
+use crate::pdn::{self, PdnGame, PdnMove};
 use crate::search::Score;
 use crate::track::RuleEnd;
 use crate::variant::GameKind;
@@ -493,10 +493,10 @@ fn play_game(
     }
     if !matches!(
         variant,
-        crate::rules::Variant::International
-            | crate::rules::Variant::English
-            | crate::rules::Variant::Russian
-            | crate::rules::Variant::Brazilian
+        crate::game::Variant::International
+            | crate::game::Variant::English
+            | crate::game::Variant::Russian
+            | crate::game::Variant::Brazilian
     ) {
         game.set_tag("Variant", variant.name());
     }

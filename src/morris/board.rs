@@ -38,7 +38,7 @@
 //! every point is on exactly two mills, listed in `MILLS_OF`; the bit-parallel [`in_mills`] and
 //! [`completing`] agree with the tables.
 
-use crate::board::Bits;
+use crate::game::Bits;
 
 /// Number of points.
 pub const POINTS: usize = 24;

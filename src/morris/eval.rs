@@ -25,7 +25,7 @@ use super::board::{
 };
 use super::position::MorrisPosition;
 use crate::color::Color;
-use crate::eval::{EVAL_MAX, Evaluate};
+use crate::game::{EVAL_MAX, Evaluate};
 
 /// The evaluation weights. Units: centi-men (hundredths of a piece) per unit of the feature.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

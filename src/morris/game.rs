@@ -9,14 +9,15 @@
 //!   same counter;
 //! - `move_to_hub` and `move_to_pdn` both write `d6`, `d6xa4`, `a1-a4`, `a1-a4xd7`.
 
-use super::movegen::{self, Move};
+use super::movegen;
+use super::moves::Move;
 use super::notation::{self, FenError};
 use super::position::MorrisPosition;
 use crate::color::Color;
 use crate::game::Game;
-use crate::movegen::MoveList;
-use crate::notation::MoveError;
-use crate::rules::Variant;
+use crate::game::MoveError;
+use crate::game::MoveList;
+use crate::game::Variant;
 
 impl Game for MorrisPosition {
     type Move = Move;

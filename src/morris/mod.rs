@@ -1,6 +1,6 @@
 //! Nine Men's Morris (`variant=morris`; RULES.md, seed 001 九人毛利舞 / 成龙棋): board, position,
 //! moves, notation, perft and evaluation, behind the same [`Game`](crate::game::Game) and
-//! [`Evaluate`](crate::eval::Evaluate) traits as the draughts variants.
+//! [`Evaluate`](crate::game::Evaluate) traits as the draughts variants.
 //!
 //! - [`board`]: the 24 points as the low bits of a `u32`, adjacency and the 16 mills as const
 //!   tables, bit-parallel mill arithmetic. The layout, bit by bit:
@@ -24,10 +24,10 @@
 //!
 //! - [`position`]: [`MorrisPosition`], a 24-byte `Copy` value (pieces, pieces in hand, side to
 //!   move, no-removal counter, incremental Zobrist key over all but the counter);
-//! - [`movegen`]: [`Move`] (from or none, to, removal or none) and the generator, where a
-//!   mill-closing move carries its removal;
+//! - [`moves`]: [`Move`] (from or none, to, removal or none);
+//! - [`movegen`]: the generator, where a mill-closing move carries its removal;
 //! - [`notation`]: points, moves (`d6`, `d6xa4`, `a1-a4`, `a1-a4xd7`, and `a1-a4 xd7`) and the
-//!   position string (`W:W:B:H9,9:R0` is the start);
+//!   position string (`W:W:B:H9,9:R0` is the start), and the position's `Debug` and `Display`;
 //! - [`game`]: the [`Game`](crate::game::Game) implementation;
 //! - [`perft`]: bulk counting, and [`RemovalPly`] for the convention where a removal is a ply;
 //! - [`eval`]: the evaluation, its weights as data in [`eval::WEIGHTS`];
@@ -45,12 +45,13 @@ pub mod board;
 pub mod eval;
 pub mod game;
 pub mod movegen;
+pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod sample;
 
-pub use movegen::Move;
+pub use moves::Move;
 pub use notation::FenError;
 pub use perft::RemovalPly;
 pub use position::{MorrisPosition, PositionError};

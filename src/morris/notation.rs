@@ -19,12 +19,13 @@
 //! any input.
 
 use super::board::{self, NAMES, points};
-use super::movegen::{Move, generate};
+use super::movegen::generate;
+use super::moves::Move;
 use super::position::{MorrisPosition, PIECES_PER_SIDE, PositionError};
 use crate::color::Color;
-use crate::movegen::MoveList;
-use crate::notation::MoveError;
-use crate::notation::square::SquareError;
+use crate::game::MoveError;
+use crate::game::MoveList;
+use crate::game::SquareError;
 use std::fmt;
 
 /// Reads a point name (`a1`..`g7`, any case).
@@ -311,6 +312,64 @@ pub fn write_fen(pos: &MorrisPosition) -> String {
         pos.in_hand(Color::Black),
         pos.no_removal()
     )
+}
+
+// The position's text forms are written here, so that the position imports no notation.
+
+impl Default for MorrisPosition {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+impl fmt::Debug for MorrisPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MorrisPosition({})", write_fen(self))
+    }
+}
+
+/// The drawing of [`fmt::Display`]: `*` marks a point, filled in with `W`, `B` or `.`.
+const DIAGRAM: [&str; 13] = [
+    "7 *-----------*-----------*",
+    "  |           |           |",
+    "6 |   *-------*-------*   |",
+    "  |   |       |       |   |",
+    "5 |   |   *---*---*   |   |",
+    "  |   |   |       |   |   |",
+    "4 *---*---*       *---*---*",
+    "  |   |   |       |   |   |",
+    "3 |   |   *---*---*   |   |",
+    "  |   |       |       |   |",
+    "2 |   *-------*-------*   |",
+    "  |           |           |",
+    "1 *-----------*-----------*",
+];
+
+impl fmt::Display for MorrisPosition {
+    /// A diagram (`W`, `B`, `.` for empty points), then the position string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (row, line) in DIAGRAM.iter().enumerate() {
+            let rank = 7 - row / 2;
+            let mut out = String::with_capacity(line.len());
+            for (col, ch) in line.chars().enumerate() {
+                if ch != '*' {
+                    out.push(ch);
+                    continue;
+                }
+                let file = (b'a' + ((col - 2) / 4) as u8) as char;
+                let name = format!("{file}{rank}");
+                let c = match board::point_of_name(&name) {
+                    Some(p) if self.pieces(Color::White) & board::bit(p) != 0 => 'W',
+                    Some(p) if self.pieces(Color::Black) & board::bit(p) != 0 => 'B',
+                    _ => '.',
+                };
+                out.push(c);
+            }
+            writeln!(f, "{out}")?;
+        }
+        writeln!(f, "  a   b   c   d   e   f   g")?;
+        write!(f, "{}", write_fen(self))
+    }
 }
 
 #[cfg(test)]

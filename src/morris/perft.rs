@@ -9,15 +9,16 @@
 //!   [`perft`](crate::perft) and its threaded `divide` serve both conventions.
 
 use super::board::removable;
-use super::movegen::{self, Move};
+use super::movegen;
+use super::moves::Move;
 use super::notation;
 use super::position::MorrisPosition;
 use crate::color::Color;
+use crate::game::BulkCount;
 use crate::game::Game;
-use crate::movegen::MoveList;
-use crate::notation::MoveError;
-use crate::perft::BulkCount;
-use crate::rules::Variant;
+use crate::game::MoveError;
+use crate::game::MoveList;
+use crate::game::Variant;
 
 impl BulkCount for MorrisPosition {
     #[inline]

@@ -22,7 +22,7 @@
 //! move that has already lost.
 
 use super::board::{self, ALL, NO_POINT, bit};
-use super::movegen::Move;
+use super::moves::Move;
 use crate::color::Color;
 use std::fmt;
 
@@ -37,7 +37,7 @@ pub const DRAW_PLIES: u16 = 100;
 /// move. They are the draughts tables' random numbers (men's keys for pieces, kings' keys for
 /// counts in hand), 64 a row, so that indexing with `& 63` needs no bounds check.
 pub mod zobrist {
-    use crate::position::zobrist as draughts;
+    use crate::rng::zobrist as draughts;
 
     /// Key of a piece of colour `c` (0 White, 1 Black) on point `p` (`PIECE[c][p]`, `p < 24`).
     pub const PIECE: [[u64; 64]; 2] = [draughts::PIECE[0][0], draughts::PIECE[1][0]];
@@ -361,62 +361,6 @@ impl MorrisPosition {
             return Err("incremental key differs from the computed key".into());
         }
         Ok(())
-    }
-}
-
-impl Default for MorrisPosition {
-    fn default() -> Self {
-        Self::start()
-    }
-}
-
-impl fmt::Debug for MorrisPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MorrisPosition({})", super::notation::write_fen(self))
-    }
-}
-
-/// The drawing of [`fmt::Display`]: `*` marks a point, filled in with `W`, `B` or `.`.
-const DIAGRAM: [&str; 13] = [
-    "7 *-----------*-----------*",
-    "  |           |           |",
-    "6 |   *-------*-------*   |",
-    "  |   |       |       |   |",
-    "5 |   |   *---*---*   |   |",
-    "  |   |   |       |   |   |",
-    "4 *---*---*       *---*---*",
-    "  |   |   |       |   |   |",
-    "3 |   |   *---*---*   |   |",
-    "  |   |       |       |   |",
-    "2 |   *-------*-------*   |",
-    "  |           |           |",
-    "1 *-----------*-----------*",
-];
-
-impl fmt::Display for MorrisPosition {
-    /// A diagram (`W`, `B`, `.` for empty points), then the position string.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (row, line) in DIAGRAM.iter().enumerate() {
-            let rank = 7 - row / 2;
-            let mut out = String::with_capacity(line.len());
-            for (col, ch) in line.chars().enumerate() {
-                if ch != '*' {
-                    out.push(ch);
-                    continue;
-                }
-                let file = (b'a' + ((col - 2) / 4) as u8) as char;
-                let name = format!("{file}{rank}");
-                let c = match board::point_of_name(&name) {
-                    Some(p) if self.pieces[0] & bit(p) != 0 => 'W',
-                    Some(p) if self.pieces[1] & bit(p) != 0 => 'B',
-                    _ => '.',
-                };
-                out.push(c);
-            }
-            writeln!(f, "{out}")?;
-        }
-        writeln!(f, "  a   b   c   d   e   f   g")?;
-        write!(f, "{}", super::notation::write_fen(self))
     }
 }
 

@@ -4,9 +4,10 @@
 //! so that the games reach the flying endgame and its end rather than shuffling. Moves are
 //! picked by the crate's [`Rng`].
 
-use super::movegen::{Move, generate};
+use super::movegen::generate;
+use super::moves::Move;
 use super::position::MorrisPosition;
-use crate::movegen::MoveList;
+use crate::game::MoveList;
 use crate::rng::Rng;
 
 /// Every position of `games` pseudo-random games of at most `plies` plies, from seed `seed`.

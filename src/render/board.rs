@@ -10,13 +10,13 @@
 //! path and a cross on each captured square. [`text`] is the same board in characters.
 
 use super::{escape, num};
-use crate::board::Geometry;
 use crate::color::Color;
 use crate::dispatch;
+use crate::draughts::board::Geometry;
+use crate::draughts::notation::path::find_path;
+use crate::draughts::position::Position;
+use crate::draughts::rules::{Rules, SquareNotation};
 use crate::game::Game;
-use crate::notation::path::find_path;
-use crate::position::Position;
-use crate::rules::{Rules, SquareNotation};
 use crate::track::{GameTrack, ReplayError};
 use crate::variant::GameKind;
 
@@ -115,7 +115,9 @@ fn diagram_of<R: Rules>(fen: Option<&str>, moves: &[&str]) -> Result<Diagram, St
         );
         LastMove {
             path,
-            captured: crate::board::Bits(m.captured).map(coords).collect(),
+            captured: crate::draughts::board::Bits(m.captured)
+                .map(coords)
+                .collect(),
             text: before.move_to_pdn(m),
         }
     });
@@ -406,7 +408,7 @@ pub fn text(d: &Diagram, flip: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::game::Variant;
 
     #[test]
     fn start_and_last_move() {

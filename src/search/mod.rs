@@ -30,12 +30,11 @@ pub mod score;
 mod threads;
 
 pub use limits::Limits;
-pub use ordering::{HISTORY_SLOTS, hashed_history_slot};
 pub use params::{ParamError, Params};
 pub use score::{Score, ScoreKind};
 
-use crate::eval::Evaluate;
-use crate::movegen::MoveList;
+use crate::game::Evaluate;
+use crate::game::MoveList;
 use crate::time::TimeParams;
 use crate::tt::Tt;
 use std::sync::Mutex;

@@ -2,7 +2,8 @@
 //!
 //! Written against [`Game`] only, so it orders the moves of any game. A move is identified in
 //! the history table by [`Game::history_slot`] (draughts: origin and destination, exact for quiet
-//! moves; other games by default a hash of the move value, [`hashed_history_slot`]); collisions
+//! moves; other games by default a hash of the move value,
+//! [`hashed_history_slot`](crate::game::hashed_history_slot)); collisions
 //! only blur the ordering.
 //! The hash move is an index into the position's generated list (the table stores that index),
 //! which is exact because generation is deterministic.
@@ -12,65 +13,13 @@
 
 use super::params::Params;
 use super::score::MAX_PLY;
-use crate::game::Game;
-use std::hash::{Hash, Hasher};
-
-/// log2 of the history table's slots per side.
-const HISTORY_BITS: u32 = 12;
-/// The history table's slots per side: every [`Game::history_slot`] is below it.
-pub const HISTORY_SLOTS: usize = 1 << HISTORY_BITS;
+use crate::game::{Game, HISTORY_SLOTS};
+use std::hash::Hash;
 
 /// Ordering score of the hash move.
 pub(crate) const HASH_MOVE: i32 = 1 << 30;
 /// Ordering score of the first killer (the second gets one less).
 pub(crate) const KILLER: i32 = 1 << 29;
-
-/// A fast multiplicative hasher for move values (the standard hasher is far slower).
-struct MoveHasher(u64);
-
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
-impl Hasher for MoveHasher {
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    #[inline(always)]
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(x as u64)
-    }
-    #[inline(always)]
-    fn write_u16(&mut self, x: u16) {
-        self.write_u64(x as u64)
-    }
-    #[inline(always)]
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64)
-    }
-    #[inline(always)]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64)
-    }
-    #[inline(always)]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(MIX);
-    }
-}
-
-/// A slot below [`HISTORY_SLOTS`] from a hash of the move value: the default
-/// [`Game::history_slot`].
-#[inline(always)]
-pub fn hashed_history_slot<M: Hash>(m: &M) -> usize {
-    let mut h = MoveHasher(0);
-    m.hash(&mut h);
-    (h.finish() >> (64 - HISTORY_BITS)) as usize
-}
 
 /// A move's slot within its side's row of the history table.
 #[inline(always)]
@@ -227,11 +176,11 @@ mod tests {
 
     #[test]
     fn slots_differ() {
+        use crate::draughts::position::Position;
+        use crate::draughts::rules::International;
         use crate::game::Game;
-        use crate::position::Position;
-        use crate::rules::International;
         let pos = Position::<International>::start();
-        let mut list = crate::movegen::MoveList::new();
+        let mut list = crate::game::MoveList::new();
         pos.generate(&mut list);
         let white: Vec<usize> = list.iter().map(|m| slot(&pos, m)).collect();
         let mut distinct = white.clone();
@@ -247,10 +196,6 @@ mod tests {
             slot(&black, &list[0]),
             white[0],
             "each side has its own slots"
-        );
-        assert_ne!(
-            hashed_history_slot(&(1u8, 2u8)),
-            hashed_history_slot(&(2u8, 1u8))
         );
     }
 }

@@ -10,7 +10,7 @@
 
 use super::alphabeta::Worker;
 use super::score::INFINITY;
-use crate::eval::Evaluate;
+use crate::game::Evaluate;
 
 impl<G: Evaluate> Worker<'_, G> {
     /// The quiescence search of `pos` at `ply`.

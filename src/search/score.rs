@@ -1,7 +1,7 @@
 //! Search scores: centi-men from the side to move, with proven game ends encoded by distance.
 //!
 //! - A heuristic score is a static evaluation or a backed-up one: `-EVAL_MAX..=EVAL_MAX`
-//!   (see [`crate::eval::EVAL_MAX`]).
+//!   (see [`crate::game::EVAL_MAX`]).
 //! - A proven win in `p` plies is `WIN - p`, a proven loss in `p` plies `-(WIN - p)`; `p` is
 //!   counted from the root of the search (the side to move at the root wins in `p` plies).
 //! - Draws are `DRAW` (0).
@@ -10,7 +10,7 @@
 //! stores game-end scores relative to the node ([`to_tt`] / [`from_tt`]), so that an entry found
 //! at another ply still means "a win in so many plies from here".
 
-use crate::eval::EVAL_MAX;
+use crate::game::EVAL_MAX;
 use std::fmt;
 
 /// Deepest ply the search ever reaches (a fixed stack size).

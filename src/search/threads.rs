@@ -10,8 +10,8 @@
 use super::alphabeta::{Clock, Iteration, Shared, Worker};
 use super::score::{MAX_PLY, Score};
 use super::{Control, Limits, Report, SearchOptions, SearchResult, reply_at};
-use crate::eval::Evaluate;
-use crate::movegen::MoveList;
+use crate::game::Evaluate;
+use crate::game::MoveList;
 use crate::time::TimeManager;
 use crate::tt::Tt;
 use std::time::Instant;

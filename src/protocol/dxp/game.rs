@@ -14,11 +14,11 @@
 //! them), and the track starts at `setup.start`.
 
 use super::message::{BackReq, Board, DxpMove, SQUARES};
-use crate::board::{Bits, Geometry};
 use crate::color::Color;
+use crate::draughts::board::{Bits, Geometry};
+use crate::draughts::moves::Move;
+use crate::draughts::rules::{International, Rules};
 use crate::game::Game as _;
-use crate::movegen::Move;
-use crate::rules::{International, Rules};
 use crate::track::{GameTrack, RuleEnd};
 use std::fmt;
 
@@ -334,7 +334,8 @@ mod tests {
         assert_eq!(g.track().pdn_moves(), ["32-28", "19-23", "28x19"]);
         assert_eq!(g.track().hub_moves(), ["32-28", "19-23", "28x19x23"]);
         // A king capturing four pieces in one line: captured squares in any order.
-        let pos = crate::notation::fen::parse::<International>("W:WK46:B41,32,23,14").unwrap();
+        let pos =
+            crate::draughts::notation::fen::parse::<International>("W:WK46:B41,32,23,14").unwrap();
         let g = game(pos, 0);
         for order in [[41, 32, 23, 14], [23, 14, 41, 32]] {
             let m = g.match_move(&mv(46, 5, &order)).unwrap();
@@ -383,11 +384,11 @@ mod tests {
     #[test]
     fn status_sees_no_move_repetition_and_the_move_limit() {
         // Black has no piece left to move: White has won.
-        let pos = crate::notation::fen::parse::<International>("B:W28:B").unwrap();
+        let pos = crate::draughts::notation::fen::parse::<International>("B:W28:B").unwrap();
         let g = game(pos, 0);
         assert_eq!(g.status(), Status::NoMove(Color::Black));
         // Kings going back and forth: the third occurrence is a draw.
-        let pos = crate::notation::fen::parse::<International>("W:WK47:BK4").unwrap();
+        let pos = crate::draughts::notation::fen::parse::<International>("W:WK47:BK4").unwrap();
         let mut g = game(pos, 0);
         let cycle = [(47, 42), (4, 10), (42, 47), (10, 4)];
         for round in 0..2 {
@@ -409,7 +410,7 @@ mod tests {
         assert_eq!((g.moves_by(Color::White), g.moves_by(Color::Black)), (2, 2));
         // A king against a lone king, never repeating nor offering a capture: the 5-move rule,
         // in its own words.
-        let pos = crate::notation::fen::parse::<International>("W:WK47:BK4").unwrap();
+        let pos = crate::draughts::notation::fen::parse::<International>("W:WK47:BK4").unwrap();
         let mut g = game(pos, 0);
         let mut seen = vec![pos.key()];
         while g.status() == Status::Ongoing {
@@ -451,7 +452,7 @@ mod tests {
         assert_eq!(g.track().pdn_moves(), ["32-28", "18-22"]);
         assert_eq!(g.track().side(), Color::White);
         // Black moving first: its first move is move 1 with Black to move.
-        let pos = crate::notation::fen::parse::<International>("B:W31-50:B1-20").unwrap();
+        let pos = crate::draughts::notation::fen::parse::<International>("B:W31-50:B1-20").unwrap();
         let g = game(pos, 0);
         assert_eq!(g.ply_of(&req(1, Color::Black)), Some(0));
         assert_eq!(g.ply_of(&req(1, Color::White)), None);

@@ -22,10 +22,10 @@
 //! texts so that the result always reads back ([`Message::parse`] of [`Message::to_wire`] is the
 //! identity on every value the constructors and parsers produce).
 
-use crate::board::{Bits, Geometry};
 use crate::color::Color;
-use crate::position::{Position, PositionError};
-use crate::rules::{International, Rules};
+use crate::draughts::board::{Bits, Geometry};
+use crate::draughts::position::{Position, PositionError};
+use crate::draughts::rules::{International, Rules};
 use std::fmt;
 
 /// The only protocol version there is.
@@ -262,7 +262,7 @@ pub struct DxpMove {
 
 impl DxpMove {
     /// The move of a 10x10 position's move list; captured squares ascending.
-    pub fn from_move(m: &crate::movegen::Move, seconds: u16) -> DxpMove {
+    pub fn from_move(m: &crate::draughts::moves::Move, seconds: u16) -> DxpMove {
         let mut captured: Vec<u8> = Bits(m.captured)
             .map(|b| Geo::number_of_bit(b) as u8)
             .collect();

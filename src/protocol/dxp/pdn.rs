@@ -1,5 +1,5 @@
 //! Finished DXP games as PDN (international draughts), written with the shared PDN writer of
-//! [`crate::notation::pdn`] so that DXP, `tiao match` and game reviews write games alike.
+//! [`crate::pdn`] so that DXP, `tiao match` and game reviews write games alike.
 //!
 //! Each game is appended to the file given with `--pdn`. A game that started from a given
 //! position (GAMEREQ `B`) carries `[SetUp "1"]` and its `[FEN]`. How the game ended is a comment
@@ -7,8 +7,8 @@
 
 use super::game::Record;
 use crate::color::Color;
-use crate::notation::pdn::{self, PdnGame, PdnMove};
-use crate::rules::Variant;
+use crate::game::Variant;
+use crate::pdn::{self, PdnGame, PdnMove};
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::Path;

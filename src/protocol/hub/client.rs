@@ -21,9 +21,9 @@
 
 use super::reader::{self, Input};
 use super::syntax::{Line, message};
+use crate::draughts::position::Position;
+use crate::draughts::rules::{Rules, Variant};
 use crate::game::Game;
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
 use crate::search::Score;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::fmt;

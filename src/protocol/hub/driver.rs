@@ -25,11 +25,11 @@ use super::numbering::Numbering;
 use super::position;
 use super::reader::{self, Input};
 use crate::dispatch;
+use crate::draughts::notation::fen;
 use crate::engine::{
     self, Engine, EngineError, EngineOptions, Event, EventSink, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
     MAX_THREADS,
 };
-use crate::notation::fen;
 use crate::search::{Limits, Params};
 use crate::variant::{DrawRuleSet, GameKind, Variant};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};

@@ -14,7 +14,7 @@
 //! that pydraughts' `HubEngine` can play these variants. Duoyibu, which pydraughts does not know,
 //! is treated like russian. 10x10 and Morris are never translated.
 
-use crate::rules::Variant;
+use crate::game::Variant;
 use std::fmt;
 use std::str::FromStr;
 

@@ -2,10 +2,10 @@
 //! number order (`w` white man, `b` black man, `W` white king, `B` black king, `e` empty): 51
 //! characters on 10x10, 33 on 8x8 (numbered as RULES.md fixes it, square 1 = b8).
 
-use crate::board::{Bits, Geometry};
 use crate::color::Color;
-use crate::position::{Position, PositionError};
-use crate::rules::Rules;
+use crate::draughts::board::{Bits, Geometry};
+use crate::draughts::position::{Position, PositionError};
+use crate::draughts::rules::Rules;
 use std::fmt;
 
 /// Why a Hub position string was rejected.
@@ -107,8 +107,8 @@ pub fn write<R: Rules>(pos: &Position<R>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::fen;
-    use crate::rules::{English, International, Russian};
+    use crate::draughts::notation::fen;
+    use crate::draughts::rules::{English, International, Russian};
 
     #[test]
     fn start_positions() {

@@ -13,54 +13,13 @@
 //! the long form with every landing square; [`write_hub`] lists captured squares ascending.
 
 use super::path::{Via, find_path, find_path_as};
-use super::square::{self, SquareError};
-use crate::board::{Bits, Geometry};
-use crate::movegen::{Move, legal_moves};
-use crate::position::Position;
-use crate::rules::{Rules, SquareNotation};
-use std::fmt;
-
-/// Why a move text was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// Nothing but blanks.
-    Empty,
-    /// Not of the form square, separator, square...
-    Syntax(String),
-    /// A square that is not on the board.
-    Square { token: String, reason: SquareError },
-    /// Well formed but not a legal move here.
-    Illegal(String),
-    /// Several legal moves match: the long forms that would pick one.
-    Ambiguous {
-        text: String,
-        candidates: Vec<String>,
-    },
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Empty => write!(f, "empty move"),
-            MoveError::Syntax(t) => {
-                write!(f, "'{t}' is not a move (expected e.g. 32-28, 28x19, c3:e5)")
-            }
-            MoveError::Square { token, reason } => {
-                write!(f, "bad square in move '{token}': {reason}")
-            }
-            MoveError::Illegal(t) => write!(f, "illegal move '{t}'"),
-            MoveError::Ambiguous { text, candidates } => {
-                write!(
-                    f,
-                    "ambiguous move '{text}': could be {}",
-                    candidates.join(" or ")
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
+use super::square;
+use crate::draughts::board::{Bits, Geometry};
+use crate::draughts::movegen::legal_moves;
+use crate::draughts::moves::Move;
+use crate::draughts::position::Position;
+use crate::draughts::rules::{Rules, SquareNotation};
+use crate::game::MoveError;
 
 /// The squares of a move text, as bits.
 fn squares<G: Geometry>(text: &str) -> Result<Vec<u8>, MoveError> {
@@ -237,8 +196,8 @@ pub fn write_hub_as<R: Rules>(m: &Move, notation: SquareNotation) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::fen;
-    use crate::rules::{International, Russian};
+    use crate::draughts::notation::fen;
+    use crate::draughts::rules::{International, Russian};
 
     #[test]
     fn quiet_and_capture() {

@@ -8,11 +8,12 @@
 //! Write: the side to move, then White's and Black's pieces in square order, as plain lists
 //! (`W:W31,32,...:B1,2,...`), squares numeric or algebraic as the variant writes them.
 
-use super::square::{self, SquareError};
-use crate::board::{Bits, Geometry};
+use super::square;
 use crate::color::Color;
-use crate::position::{Position, PositionError};
-use crate::rules::Rules;
+use crate::draughts::board::{Bits, Geometry};
+use crate::draughts::position::{Position, PositionError};
+use crate::draughts::rules::Rules;
+use crate::game::SquareError;
 use std::fmt;
 
 /// Why a FEN was rejected.
@@ -167,10 +168,65 @@ pub fn write<R: Rules>(pos: &Position<R>) -> String {
     out
 }
 
+/// The start position and the text forms of a position, written here so that the position
+/// itself needs no notation.
+impl<R: Rules> Position<R> {
+    /// The start position of the variant.
+    pub fn start() -> Self {
+        parse::<R>(R::START_FEN).expect("start FEN is valid")
+    }
+}
+
+impl<R: Rules> Default for Position<R> {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", write(self))
+    }
+}
+
+impl<R: Rules> fmt::Display for Position<R> {
+    /// A text diagram, White at the bottom, with the FEN below.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = R::Board::SIZE;
+        for rank in (0..n).rev() {
+            write!(f, "{:>2} ", rank + 1)?;
+            for file in 0..n {
+                let c = match R::Board::bit_of_coords(file, rank) {
+                    None => ' ',
+                    Some(b) => {
+                        let bit = 1u64 << b;
+                        let king = self.kings() & bit != 0;
+                        if self.pieces(Color::White) & bit != 0 {
+                            if king { 'W' } else { 'w' }
+                        } else if self.pieces(Color::Black) & bit != 0 {
+                            if king { 'B' } else { 'b' }
+                        } else {
+                            '.'
+                        }
+                    }
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "   ")?;
+        for file in 0..n {
+            write!(f, " {}", (b'a' + file as u8) as char)?;
+        }
+        writeln!(f)?;
+        write!(f, "{}", write(self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{English, International, Russian};
+    use crate::draughts::rules::{English, International, Russian};
 
     #[test]
     fn start_positions() {

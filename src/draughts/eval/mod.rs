@@ -12,13 +12,15 @@
 //! loops run over men near promotion and over kings.
 //! The result is from the side to move's view and stays inside `-EVAL_MAX..=EVAL_MAX`.
 
-use super::weights::{self, TERMS, Term, Weights};
-use super::{EVAL_MAX, Evaluate};
-use crate::board::{Bits, Geometry, each_direction, free_part, step};
+pub mod weights;
+
 use crate::color::Color;
-use crate::movegen::man_steps;
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::draughts::board::{Bits, Geometry, each_direction, free_part, step};
+use crate::draughts::movegen::man_steps;
+use crate::draughts::position::Position;
+use crate::draughts::rules::Rules;
+use crate::game::{EVAL_MAX, Evaluate};
+use weights::{TERMS, Term, Weights};
 
 /// Masks of board regions, per board size.
 #[derive(Clone, Debug)]
@@ -466,9 +468,9 @@ impl<R: Rules> Evaluate for Position<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board8, Board10};
+    use crate::draughts::board::{Board8, Board10};
+    use crate::draughts::rules::{English, International, Russian};
     use crate::game::Game;
-    use crate::rules::{English, International, Russian};
 
     fn eval<R: Rules>(fen: &str) -> i32 {
         Position::<R>::from_fen(fen).unwrap().evaluate()
@@ -553,7 +555,7 @@ mod tests {
         // With men only and no capture, a side's legal moves are exactly its men's steps.
         fn check<R: Rules>(games: usize) {
             let mut rng = crate::rng::Rng::new(11);
-            let mut list = crate::movegen::MoveList::new();
+            let mut list = crate::game::MoveList::new();
             let mut checked = 0;
             for _ in 0..games {
                 let mut pos = Position::<R>::start();
@@ -569,7 +571,7 @@ mod tests {
                             steps as usize,
                             list.len(),
                             "{}",
-                            crate::notation::fen::write(&pos)
+                            crate::draughts::notation::fen::write(&pos)
                         );
                         checked += 1;
                     }
@@ -600,7 +602,7 @@ mod tests {
         fn check<R: Rules>() {
             let w = weights::for_rules::<R>();
             let mut rng = crate::rng::Rng::new(5);
-            let mut list = crate::movegen::MoveList::new();
+            let mut list = crate::game::MoveList::new();
             let (mut checked, mut kings) = (0, 0);
             for _ in 0..40 {
                 let mut pos = Position::<R>::start();
@@ -616,7 +618,7 @@ mod tests {
                             dot,
                             white_view * pos.evaluate(),
                             "{}",
-                            crate::notation::fen::write(&pos)
+                            crate::draughts::notation::fen::write(&pos)
                         );
                         checked += 1;
                         kings += (pos.kings() != 0) as usize;

@@ -2,9 +2,9 @@
 //! the FMJD-64 draw rules.
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::board::Board8;
 use crate::color::Color;
-use crate::draw::{DrawRules, FMJD64};
+use crate::draughts::board::Board8;
+use crate::draughts::draw::{DrawRules, FMJD64};
 
 /// Brazilian draughts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! International draughts (10x10), FMJD rules; seeds 001/002, RULES.md "The variants".
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::board::Board10;
 use crate::color::Color;
-use crate::draw::{DrawRules, INTERNATIONAL};
+use crate::draughts::board::Board10;
+use crate::draughts::draw::{DrawRules, INTERNATIONAL};
 
 /// International draughts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -1,8 +1,10 @@
 //! The generic game interface that the search, perft and the protocols are written against.
 //!
-//! Implemented by the draughts positions (`Position<R>` for every rules value `R`) and by Nine
-//! Men's Morris. A `Game` value is a complete, small, `Copy` position: pieces, side to move, and
-//! whatever counters the rules need, so that `make` by copy is all the search does.
+//! Implemented by the draughts positions (`Position<R>` for every rules value `R`, in
+//! [`draughts::game`](crate::draughts::game)) and by Nine Men's Morris
+//! ([`morris::game`](crate::morris::game)). A `Game` value is a complete, small, `Copy` position:
+//! pieces, side to move, and whatever counters the rules need, so that `make` by copy is all the
+//! search does.
 //!
 //! Conventions shared by every game:
 //! - an empty move list means the side to move has **lost** (draughts: no move; Morris: no move or
@@ -10,12 +12,24 @@
 //! - `key` covers what repetition compares (pieces, side to move, and for Morris pieces in hand);
 //! - `draw_by_rule` is a draw by the variant's counters (not repetition, which the search checks
 //!   against the history within `reversible_plies`).
+//!
+//! Beside the trait, what both games share below the search: [`Evaluate`] (the static
+//! evaluation's interface), [`BulkCount`] (perft's faster leaf count), [`MoveList`], the history
+//! slot contract ([`history`]) and the move and square text errors ([`text`]).
+
+pub mod bits;
+pub mod history;
+pub mod list;
+pub mod text;
+pub mod variant;
+
+pub use bits::Bits;
+pub use history::{HISTORY_SLOTS, hashed_history_slot};
+pub use list::{MAX_MOVES, MoveList};
+pub use text::{MoveError, SquareError};
+pub use variant::{UnknownVariant, Variant};
 
 use crate::color::Color;
-use crate::movegen::{self, MoveList};
-use crate::notation::{self, FenError, MoveError};
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -55,11 +69,11 @@ pub trait Game: Copy + Clone + Debug + Send + Sync + 'static {
     /// The position after a legal move.
     fn make(&self, m: &Self::Move) -> Self;
     /// The move's slot in the search's history table, below
-    /// [`HISTORY_SLOTS`](crate::search::HISTORY_SLOTS): distinct quiet moves should get distinct
+    /// [`HISTORY_SLOTS`]: distinct quiet moves should get distinct
     /// slots (a collision only blurs the ordering). The default hashes the move value.
     #[inline(always)]
     fn history_slot(m: &Self::Move) -> usize {
-        crate::search::hashed_history_slot(m)
+        hashed_history_slot(m)
     }
 
     /// The side to move.
@@ -81,70 +95,51 @@ pub trait Game: Copy + Clone + Debug + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
 }
 
-impl<R: Rules> Game for Position<R> {
-    type Move = movegen::Move;
-    type FenError = FenError;
+/// Largest static evaluation, in centi-men.
+pub const EVAL_MAX: i32 = 8000;
 
-    fn variant(&self) -> Variant {
-        R::VARIANT
+/// A game position the search can evaluate.
+///
+/// Scores are in centi-men from the point of view of the side to move, and a static evaluation
+/// stays strictly inside `-EVAL_MAX..=EVAL_MAX` so that it can never be mistaken for a proven
+/// win or loss (those are `WIN - plies`, see the search).
+pub trait Evaluate: Game {
+    /// Static score of the position for the side to move, in centi-men, within
+    /// `-EVAL_MAX..=EVAL_MAX`.
+    fn evaluate(&self) -> i32;
+}
+
+/// A faster count of the legal moves than generating them (draughts counts quiet moves by
+/// popcount).
+pub trait BulkCount: Game {
+    /// The number of legal moves; `scratch` may be overwritten.
+    fn count_moves(&self, scratch: &mut MoveList<Self::Move>) -> u64 {
+        self.generate(scratch);
+        scratch.len() as u64
     }
-    fn start() -> Self {
-        Position::start()
+
+    /// The leaves two plies below: the sum of [`count_moves`](Self::count_moves) over the
+    /// children. `list` and `scratch` may be overwritten.
+    fn count_two_plies(
+        &self,
+        list: &mut MoveList<Self::Move>,
+        scratch: &mut MoveList<Self::Move>,
+    ) -> u64 {
+        self.generate(list);
+        list.iter().map(|m| self.make(m).count_moves(scratch)).sum()
     }
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        notation::fen::parse::<R>(fen)
-    }
-    fn fen(&self) -> String {
-        notation::fen::write(self)
-    }
-    #[inline]
-    fn generate(&self, list: &mut MoveList<Self::Move>) {
-        movegen::generate(self, list)
-    }
-    #[inline]
-    fn generate_noisy(&self, list: &mut MoveList<Self::Move>) {
-        movegen::generate_captures(self, list)
-    }
-    #[inline]
-    fn is_noisy(&self, m: &Self::Move) -> bool {
-        m.is_capture()
-    }
-    /// Origin and destination bits (both below 64 on every board): exact for quiet moves.
-    #[inline(always)]
-    fn history_slot(m: &Self::Move) -> usize {
-        ((m.from as usize) << 6) | m.to as usize
-    }
-    #[inline(always)]
-    fn make(&self, m: &Self::Move) -> Self {
-        Position::make(self, m)
-    }
-    #[inline]
-    fn side(&self) -> Color {
-        Position::side(self)
-    }
-    #[inline]
-    fn key(&self) -> u64 {
-        Position::key(self)
-    }
-    #[inline]
-    fn draw_by_rule(&self) -> bool {
-        self.draw_by_rule().is_some()
-    }
-    #[inline]
-    fn reversible_plies(&self) -> u32 {
-        self.counters().reversible as u32
-    }
-    #[inline]
-    fn piece_count(&self) -> u32 {
-        self.occupied().count_ones()
-    }
-    fn move_to_hub(&self, m: &Self::Move) -> String {
-        notation::moves::write_hub::<R>(m)
-    }
-    fn move_to_pdn(&self, m: &Self::Move) -> String {
-        notation::moves::write_pdn(self, m)
-    }
-    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
-        notation::moves::parse(self, text)
+
+    /// The leaves three plies below: the sum of [`count_two_plies`](Self::count_two_plies) over
+    /// the children. The lists may be overwritten.
+    fn count_three_plies(
+        &self,
+        list: &mut MoveList<Self::Move>,
+        list2: &mut MoveList<Self::Move>,
+        scratch: &mut MoveList<Self::Move>,
+    ) -> u64 {
+        self.generate(list);
+        list.iter()
+            .map(|m| self.make(m).count_two_plies(list2, scratch))
+            .sum()
     }
 }

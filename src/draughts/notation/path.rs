@@ -9,11 +9,11 @@
 //! This is the slow, simple twin of the generator's capture search (it lists every landing
 //! square, turning or not); tests check that both agree on every capture they see.
 
-use crate::board::{Geometry, step};
 use crate::color::Color;
-use crate::movegen::Move;
-use crate::position::Position;
-use crate::rules::{MidCapturePromotion, Rules};
+use crate::draughts::board::{Geometry, step};
+use crate::draughts::moves::Move;
+use crate::draughts::position::Position;
+use crate::draughts::rules::{MidCapturePromotion, Rules};
 
 /// How the `via` squares must appear in the path.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ impl<R: Rules> Search<'_, R> {
     }
 
     fn man_dirs(&self) -> [bool; 4] {
-        use crate::board::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
+        use crate::draughts::board::{DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT};
         let mut d = [R::MEN_CAPTURE_BACKWARD; 4];
         let fwd = if self.white {
             [UP_LEFT, UP_RIGHT]

@@ -4,34 +4,9 @@
 //! grammar allows them; algebraic `a1`.., dark squares only). Writers use the variant's
 //! [`SquareNotation`].
 
-use crate::board::Geometry;
-use crate::rules::SquareNotation;
-use std::fmt;
-
-/// A square token that names no dark square of the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SquareError {
-    /// Not a number and not a file letter followed by a rank.
-    Syntax(String),
-    /// A number outside `1..=N`.
-    OutOfRange { token: String, squares: usize },
-    /// An algebraic name of a light square or outside the board.
-    NotDark(String),
-}
-
-impl fmt::Display for SquareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SquareError::Syntax(t) => write!(f, "'{t}' is not a square"),
-            SquareError::OutOfRange { token, squares } => {
-                write!(f, "square '{token}' is outside 1-{squares}")
-            }
-            SquareError::NotDark(t) => write!(f, "'{t}' is not a dark square of this board"),
-        }
-    }
-}
-
-impl std::error::Error for SquareError {}
+use crate::draughts::board::Geometry;
+use crate::draughts::rules::SquareNotation;
+use crate::game::SquareError;
 
 /// Parses a square token into its bit.
 pub fn parse<G: Geometry>(token: &str) -> Result<u8, SquareError> {
@@ -78,7 +53,7 @@ pub fn write<G: Geometry>(bit: u8, notation: SquareNotation) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board8, Board10};
+    use crate::draughts::board::{Board8, Board10};
 
     #[test]
     fn both_forms() {

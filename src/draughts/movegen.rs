@@ -25,17 +25,15 @@
 //! Loops over the four directions whose bodies are large are written out once per direction
 //! (`each_direction!`), so that every step by a direction is one constant shift.
 
-mod list;
-
-pub use list::{MAX_MOVES, Move, MoveList, PROMOTES};
-
-use crate::board::{
+use crate::color::Color;
+use crate::draughts::board::{
     Bits, DOWN_LEFT, DOWN_RIGHT, Geometry, UP_LEFT, UP_RIGHT, each_direction, first, free_part,
     reverse, step,
 };
-use crate::color::Color;
-use crate::position::Position;
-use crate::rules::{MidCapturePromotion, Rules};
+use crate::draughts::moves::Move;
+use crate::draughts::position::Position;
+use crate::draughts::rules::{MidCapturePromotion, Rules};
+use crate::game::MoveList;
 
 /// No previous jump direction.
 const NO_DIR: usize = 4;
@@ -118,7 +116,7 @@ const fn perpendicular(d: usize) -> u8 {
 
 /// Generates the legal moves of `pos` into `list` (cleared first).
 #[inline]
-pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList<Move>) {
     list.clear();
     match pos.side() {
         Color::White => generate_sides::<R, true>(&sides::<R, true>(pos), list),
@@ -128,7 +126,7 @@ pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
 
 /// Generates only the captures of `pos` (all its moves when a capture exists, none otherwise).
 #[inline]
-pub fn generate_captures<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
+pub fn generate_captures<R: Rules>(pos: &Position<R>, list: &mut MoveList<Move>) {
     list.clear();
     match pos.side() {
         Color::White => {
@@ -165,7 +163,7 @@ pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
 /// Number of legal moves of `pos`: the bulk count at the last ply of perft. `scratch` holds
 /// captures when there are any (its contents are overwritten).
 #[inline(always)]
-pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
+pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList<Move>) -> u64 {
     match pos.side() {
         Color::White => count_sides::<R, true>(&sides::<R, true>(pos), scratch),
         Color::Black => count_sides::<R, false>(&sides::<R, false>(pos), scratch),
@@ -174,7 +172,7 @@ pub fn count<R: Rules>(pos: &Position<R>, scratch: &mut MoveList) -> u64 {
 
 /// [`count`] from the side's bitboards.
 #[inline(always)]
-fn count_sides<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -> u64 {
+fn count_sides<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList<Move>) -> u64 {
     let s = *s;
     if s.kings == 0 {
         // Men only: the jump masks tell both whether a capture exists and, most often, how many.
@@ -194,7 +192,7 @@ fn count_sides<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -
 /// [`count_sides`] for a side with kings: kept out of line, so that the men-only count stays
 /// small where it is inlined (the kings' loops would crowd the hot perft loops).
 #[inline(never)]
-fn count_with_kings<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -> u64 {
+fn count_with_kings<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList<Move>) -> u64 {
     if has_capture_side::<R, WHITE>(s) {
         count_by_listing::<R, WHITE>(s, scratch)
     } else {
@@ -205,7 +203,7 @@ fn count_with_kings<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveLi
 /// The number of captures of a side that has one, by listing them in `scratch` (the count must
 /// see the majority rule and duplicate sequences, which only the generator resolves).
 #[inline(always)]
-fn count_by_listing<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList) -> u64 {
+fn count_by_listing<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveList<Move>) -> u64 {
     scratch.clear();
     captures::<R, WHITE>(s, scratch);
     scratch.len() as u64
@@ -220,7 +218,11 @@ fn count_by_listing<R: Rules, const WHITE: bool>(s: &Sides, scratch: &mut MoveLi
 /// changed, and are counted as they are. Quiet moves are not even listed: they are read straight
 /// from the bitboards.
 #[inline(always)]
-pub fn count_two<R: Rules>(pos: &Position<R>, list: &mut MoveList, scratch: &mut MoveList) -> u64 {
+pub fn count_two<R: Rules>(
+    pos: &Position<R>,
+    list: &mut MoveList<Move>,
+    scratch: &mut MoveList<Move>,
+) -> u64 {
     match pos.side() {
         Color::White => count_two_sides::<R, true, false>(&sides::<R, true>(pos), list, scratch),
         Color::Black => count_two_sides::<R, false, true>(&sides::<R, false>(pos), list, scratch),
@@ -231,8 +233,8 @@ pub fn count_two<R: Rules>(pos: &Position<R>, list: &mut MoveList, scratch: &mut
 #[inline(always)]
 fn count_two_sides<R: Rules, const US: bool, const THEM: bool>(
     s: &Sides,
-    list: &mut MoveList,
-    scratch: &mut MoveList,
+    list: &mut MoveList<Move>,
+    scratch: &mut MoveList<Move>,
 ) -> u64 {
     let s = *s;
     if has_capture_side::<R, US>(&s) {
@@ -258,9 +260,9 @@ fn count_two_sides<R: Rules, const US: bool, const THEM: bool>(
 /// with `list2` and `scratch`; no position is made.
 pub fn count_three<R: Rules>(
     pos: &Position<R>,
-    list: &mut MoveList,
-    list2: &mut MoveList,
-    scratch: &mut MoveList,
+    list: &mut MoveList<Move>,
+    list2: &mut MoveList<Move>,
+    scratch: &mut MoveList<Move>,
 ) -> u64 {
     match pos.side() {
         Color::White => {
@@ -276,9 +278,9 @@ pub fn count_three<R: Rules>(
 #[inline(always)]
 fn count_three_sides<R: Rules, const US: bool, const THEM: bool>(
     s: &Sides,
-    list: &mut MoveList,
-    list2: &mut MoveList,
-    scratch: &mut MoveList,
+    list: &mut MoveList<Move>,
+    list2: &mut MoveList<Move>,
+    scratch: &mut MoveList<Move>,
 ) -> u64 {
     list.clear();
     generate_sides::<R, US>(s, list);
@@ -291,8 +293,8 @@ fn count_three_sides<R: Rules, const US: bool, const THEM: bool>(
 #[inline(never)]
 fn count_two_out_of_line<R: Rules, const US: bool, const THEM: bool>(
     s: &Sides,
-    list: &mut MoveList,
-    scratch: &mut MoveList,
+    list: &mut MoveList<Move>,
+    scratch: &mut MoveList<Move>,
 ) -> u64 {
     count_two_sides::<R, US, THEM>(s, list, scratch)
 }
@@ -311,7 +313,7 @@ struct CountChildren<'a, R, const THEM: bool> {
     /// The parent's bitboards, from the moving side's view.
     s: Sides,
     n: u64,
-    scratch: &'a mut MoveList,
+    scratch: &'a mut MoveList<Move>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -392,7 +394,7 @@ fn count_single_jumps<R: Rules, const WHITE: bool>(s: &Sides, jumps: &[u64; 4]) 
 
 #[inline(always)]
 /// Appends the side's legal moves to `list`: its captures when it has any, else its quiet moves.
-fn generate_sides<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
+fn generate_sides<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList<Move>) {
     if has_capture_side::<R, WHITE>(s) {
         captures::<R, WHITE>(s, list);
     } else {
@@ -414,7 +416,7 @@ fn opposition_blocks<R: Rules>(s: &Sides, king: u8, d: usize) -> bool {
     o != 0 && (1u64 << first::<R::Board>(o, d)) & s.opp_kings != 0
 }
 
-fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
+fn quiets<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList<Move>) {
     each_quiet::<R, WHITE>(s, &mut Push(list));
 }
 
@@ -427,7 +429,7 @@ trait VisitQuiet {
 }
 
 /// Lists the moves.
-struct Push<'a>(&'a mut MoveList);
+struct Push<'a>(&'a mut MoveList<Move>);
 
 impl VisitQuiet for Push<'_> {
     #[inline(always)]
@@ -558,7 +560,7 @@ fn has_capture_side<R: Rules, const WHITE: bool>(s: &Sides) -> bool {
 
 /// State shared by one capture search.
 struct Ctx<'a> {
-    list: &'a mut MoveList,
+    list: &'a mut MoveList<Move>,
     /// Origin of the piece now capturing.
     from: u8,
     /// Enemy pieces, captured ones included (Turkish strike: they stay until the end).
@@ -611,7 +613,7 @@ impl Ctx<'_> {
     }
 }
 
-fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList) {
+fn captures<R: Rules, const WHITE: bool>(s: &Sides, list: &mut MoveList<Move>) {
     let mut ctx = Ctx {
         list,
         from: 0,
@@ -786,7 +788,7 @@ fn king_jumps<R: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::International;
+    use crate::draughts::rules::International;
 
     #[test]
     fn start_position_moves() {

@@ -6,49 +6,19 @@
 //! - `kings` is a subset of `pieces[White] | pieces[Black]`;
 //! - no man stands on its own promotion row (White's is the top row, Black's the bottom row);
 //! - `key == compute_key()`.
+//!
+//! The start position and the text forms (`Debug`, `Display`: FEN and diagram) are written by
+//! [`notation::fen`](super::notation::fen), the floor above, which implements them for
+//! [`Position`]; the position itself imports no notation.
 
-use crate::board::{Bits, Geometry};
 use crate::color::Color;
-use crate::draw::{Counters, DrawRule, Ply};
-use crate::movegen::Move;
-use crate::rules::Rules;
+use crate::draughts::board::{Bits, Geometry};
+use crate::draughts::draw::{Counters, DrawRule, Ply};
+use crate::draughts::moves::Move;
+use crate::draughts::rules::Rules;
+use crate::rng::zobrist;
 use std::fmt;
 use std::marker::PhantomData;
-
-/// Zobrist keys: `PIECE[color][is_king][bit]`, and `SIDE` for Black to move.
-pub mod zobrist {
-    const fn splitmix(mut x: u64) -> u64 {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
-    }
-
-    const fn table() -> [[[u64; 64]; 2]; 2] {
-        let mut t = [[[0u64; 64]; 2]; 2];
-        let mut seed = 0x7469_616F_u64; // "tiao"
-        let mut c = 0;
-        while c < 2 {
-            let mut k = 0;
-            while k < 2 {
-                let mut b = 0;
-                while b < 64 {
-                    seed = splitmix(seed);
-                    t[c][k][b] = seed;
-                    b += 1;
-                }
-                k += 1;
-            }
-            c += 1;
-        }
-        t
-    }
-
-    /// Keys of a piece of colour `c` (0 White, 1 Black), kind `k` (0 man, 1 king), on bit `b`.
-    pub const PIECE: [[[u64; 64]; 2]; 2] = table();
-    /// Xored in when Black is to move.
-    pub const SIDE: u64 = splitmix(0x5349_4445);
-}
 
 /// A position that is not valid.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,11 +59,6 @@ pub struct Position<R: Rules> {
 }
 
 impl<R: Rules> Position<R> {
-    /// The start position of the variant.
-    pub fn start() -> Self {
-        crate::notation::fen::parse::<R>(R::START_FEN).expect("start FEN is valid")
-    }
-
     /// A position from its bitboards. Rejects overlapping colours, men on their own promotion row,
     /// and more pieces a side than the start position has.
     pub fn from_parts(
@@ -322,51 +287,5 @@ impl<R: Rules> Position<R> {
             return Err("incremental key differs from the computed key".into());
         }
         Ok(())
-    }
-}
-
-impl<R: Rules> Default for Position<R> {
-    fn default() -> Self {
-        Self::start()
-    }
-}
-
-impl<R: Rules> fmt::Debug for Position<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::notation::fen::write(self))
-    }
-}
-
-impl<R: Rules> fmt::Display for Position<R> {
-    /// A text diagram, White at the bottom, with the FEN below.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = R::Board::SIZE;
-        for rank in (0..n).rev() {
-            write!(f, "{:>2} ", rank + 1)?;
-            for file in 0..n {
-                let c = match R::Board::bit_of_coords(file, rank) {
-                    None => ' ',
-                    Some(b) => {
-                        let bit = 1u64 << b;
-                        let king = self.kings & bit != 0;
-                        if self.pieces[0] & bit != 0 {
-                            if king { 'W' } else { 'w' }
-                        } else if self.pieces[1] & bit != 0 {
-                            if king { 'B' } else { 'b' }
-                        } else {
-                            '.'
-                        }
-                    }
-                };
-                write!(f, " {c}")?;
-            }
-            writeln!(f)?;
-        }
-        write!(f, "   ")?;
-        for file in 0..n {
-            write!(f, " {}", (b'a' + file as u8) as char)?;
-        }
-        writeln!(f)?;
-        write!(f, "{}", crate::notation::fen::write(self))
     }
 }

@@ -30,7 +30,7 @@
 
 use crate::color::Color;
 use crate::game::Game;
-use crate::rules::Variant;
+use crate::game::Variant;
 use crate::track::GameTrack;
 pub use crate::track::ReplayError;
 use std::fmt;
@@ -605,8 +605,8 @@ pub fn replay<G: Game>(game: &PdnGame) -> Result<(G, Vec<G::Move>), ReplayError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
-    use crate::rules::{English, International, Russian};
+    use crate::draughts::position::Position;
+    use crate::draughts::rules::{English, International, Russian};
 
     #[test]
     fn dates() {

@@ -14,7 +14,7 @@
 //! the game history, within the window given by [`Counters::reversible`] (plies since the last
 //! capture or man move, after which no earlier position can recur).
 
-use crate::board::Geometry;
+use crate::draughts::board::Geometry;
 
 /// Most rules any variant has (the FMJD-64 set).
 pub const MAX_RULES: usize = 6;
@@ -279,7 +279,7 @@ impl Condition {
 /// The long diagonal from White's lower-left corner (a1-h8 on 8x8, a1-j10 on 10x10).
 fn long_diagonal<G: Geometry>() -> u64 {
     let a1 = G::bit_of_coords(0, 0).expect("a1 is dark");
-    (1u64 << a1) | G::RAYS[crate::board::UP_RIGHT][a1 as usize]
+    (1u64 << a1) | G::RAYS[crate::draughts::board::UP_RIGHT][a1 as usize]
 }
 
 impl DrawRules {
@@ -353,7 +353,7 @@ impl DrawRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board8;
+    use crate::draughts::board::Board8;
 
     #[test]
     fn rule_sets_fit() {

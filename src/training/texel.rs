@@ -13,12 +13,12 @@
 //! are rounded to integers before they are reported, and the errors reported for them are those
 //! of the rounded values.
 
-use super::draughts::term_counts;
-use super::weights::{TERMS, Term, Weights};
-use crate::movegen::has_capture;
-use crate::notation::pdn::{self, PdnGame};
-use crate::position::Position;
-use crate::rules::Rules;
+use crate::draughts::eval::term_counts;
+use crate::draughts::eval::weights::{TERMS, Term, Weights};
+use crate::draughts::movegen::has_capture;
+use crate::draughts::position::Position;
+use crate::draughts::rules::Rules;
+use crate::pdn::{self, PdnGame};
 use rayon::prelude::*;
 
 /// One position: its term counts from White's view and its game's result for White (1, 0.5, 0).
@@ -312,8 +312,8 @@ pub fn fit_weights(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::weights::INTERNATIONAL;
-    use crate::rules::International;
+    use crate::draughts::eval::weights::INTERNATIONAL;
+    use crate::draughts::rules::International;
 
     #[test]
     fn solves_a_linear_system() {

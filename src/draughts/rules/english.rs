@@ -1,9 +1,9 @@
 //! English draughts / American checkers (seed 000, WCDF rules).
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::board::Board8;
 use crate::color::Color;
-use crate::draw::{DrawRules, ENGLISH};
+use crate::draughts::board::Board8;
+use crate::draughts::draw::{DrawRules, ENGLISH};
 
 /// English draughts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

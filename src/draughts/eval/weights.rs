@@ -8,12 +8,12 @@
 //!
 //! The evaluation is, but for drawish material, a weighted sum of counts: each weight multiplies
 //! the count of one [`Term`] (men, kings, men on a row, steps, ...). `Term` names them for the
-//! tuner (`eval::tune`), which reads and writes a `Weights` through [`Weights::get`] and
+//! tuner ([`training::texel`](crate::training::texel)), which reads and writes a `Weights` through [`Weights::get`] and
 //! [`Weights::set`]; the fields that are not such a weight (`runaway_max_rows`, the drawish
 //! limits and divisor) are structure, and the tuner leaves them alone.
 
-use crate::board::Geometry;
-use crate::rules::Rules;
+use crate::draughts::board::Geometry;
+use crate::draughts::rules::Rules;
 
 /// Longest board side any weight table covers.
 pub const MAX_ROWS: usize = 10;

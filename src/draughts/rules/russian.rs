@@ -2,9 +2,9 @@
 //! mid-capture becomes a king at once and continues capturing as a king.
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::board::Board8;
 use crate::color::Color;
-use crate::draw::{DrawRules, FMJD64, RUSSIAN};
+use crate::draughts::board::Board8;
+use crate::draughts::draw::{DrawRules, FMJD64, RUSSIAN};
 
 /// Russian draughts with the draw rules of seed 004.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
