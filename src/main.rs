@@ -35,6 +35,9 @@ enum Command {
     Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
     Perft(cli::perft::PerftArgs),
+    /// Play the engine against itself at a fixed node count and write every quiet position with
+    /// its game's result and search score as training data (deterministic, shardable, resumable).
+    Selfplay(cli::selfplay::SelfplayArgs),
     /// Fit a draughts family's evaluation weights to the results of PDN games (Texel method) and
     /// print them for src/draughts/eval/weights.rs.
     Tune(cli::tune::TuneArgs),
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Selfplay(args)) => cli::selfplay::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
         None => cli::hub::run(cli::hub::HubArgs {}),
     };

@@ -3,7 +3,8 @@
 //! shuffled ballot deck; Morris sample games for tests, benches and tuning). Not for anything
 //! that needs good or secret randomness.
 //!
-//! Also the Zobrist keys ([`zobrist`]) of both games, fixed at compile time.
+//! Also the Zobrist keys ([`zobrist`]) of both games, fixed at compile time, and the FNV-1a
+//! checksum of the data files ([`fnv1a`]).
 //!
 //! Invariant: a seed's sequence never changes: the openings of `tiao match --seed N` and the test
 //! positions depend on it.
@@ -30,6 +31,17 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+}
+
+/// FNV-1a, 64 bits: the checksum of the training-data chunks and the pattern-weight files (it
+/// detects corruption, not tampering).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 /// Zobrist keys: `PIECE[color][is_king][bit]`, and `SIDE` for Black to move (the draughts

@@ -87,16 +87,15 @@ fn forced_capture_line_is_resolved_by_quiescence() {
     let (pos, r) = at_depth("W:W29,43,13:B39,34,17", 1);
     use tiao::game::Evaluate;
     assert!(pos.evaluate() > 50, "{}", pos.evaluate());
-    assert!(r.score.0 < -100, "{}", r.score);
+    assert!(r.score.0 < -50, "{}", r.score);
     assert_eq!(best_pdn(&pos, &r), "29x40");
 }
 
 #[test]
 fn quiet_shot_is_found_by_deeper_search() {
     // 18-12 gives a man: Black takes 22x31 (over 27) or 8x17; after 22x31 White takes two with
-    // 12x3x14 (over 8 and 9). One ply sees no gain; nine plies see White a man up.
-    let (_, shallow) = at_depth("W:W27,50,18,20:B8,9,16,22", 1);
-    assert!(shallow.score.0 < 50, "{}", shallow.score);
+    // 12x3x14 (over 8 and 9). Nine plies see White a man up. (The pattern evaluation already
+    // prefers 18-12 at one ply, at +0.66, so the shallow search no longer tells the shot apart.)
     let (pos, deep) = at_depth("W:W27,50,18,20:B8,9,16,22", 9);
     assert_eq!(best_pdn(&pos, &deep), "18-12");
     assert!(deep.score.0 >= 90, "{}", deep.score);

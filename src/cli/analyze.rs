@@ -134,6 +134,10 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         args.game.variant, args.threads
     );
     println!("position {fen}");
+    let kind = args.game.kind();
+    let evaluation = tiao::dispatch!(kind, R => tiao::draughts::eval::patterns::describe::<R>(),
+        morris => "hand-made Morris terms".to_string());
+    println!("evaluation {evaluation}");
     println!(
         "score: men (1.00 = one man) for the side to move; a win in n plies shows as 'win in n plies'"
     );

@@ -15,6 +15,7 @@ pub mod dxp;
 pub mod hub;
 pub mod matches;
 pub mod perft;
+pub mod selfplay;
 pub mod tune;
 
 /// The game a subcommand plays.

@@ -1,6 +1,14 @@
 //! Learning the evaluation from games: the tools that turn played games into weights.
 //!
+//! - [`selfplay`]: games of the engine against itself at a fixed node count (`tiao selfplay`),
+//!   deterministic by seed and game index, so that a run shards over machines;
+//! - [`data`]: their positions, results and scores as a binary file of chunks that concatenate;
+//! - [`sparse`]: the pattern weights fitted to that data (`tiao tune --data`), Adam over
+//!   mini-batches of sparse features;
 //! - [`texel`]: fitting the draughts evaluation's named terms to game results (`tiao tune`,
 //!   Texel's method).
 
+pub mod data;
+pub mod selfplay;
+pub mod sparse;
 pub mod texel;

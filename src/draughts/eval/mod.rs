@@ -12,6 +12,7 @@
 //! loops run over men near promotion and over kings.
 //! The result is from the side to move's view and stays inside `-EVAL_MAX..=EVAL_MAX`.
 
+pub mod patterns;
 pub mod weights;
 
 use crate::color::Color;
@@ -424,8 +425,9 @@ fn drawish_material<R: Rules>(w: &Weights, pos: &Position<R>) -> bool {
             || drawish::<R::Board>(w, black, black & kings, white.count_ones()))
 }
 
-/// The evaluation of `pos`, from the side to move's view, with its family's weights
-/// (`weights::for_rules`, from which the [`ManSquares`] tables are built too).
+/// The evaluation of `pos`, from the side to move's view: the hand-made terms with its family's
+/// weights (`weights::for_rules`, from which the [`ManSquares`] tables are built too) plus the
+/// family's learned patterns ([`patterns::embedded`]), divided when the material is drawish.
 #[inline(always)]
 fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     let w = weights::for_rules::<R>();
@@ -438,12 +440,37 @@ fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     }
     let mut sum = Sum { w, s: 0 };
     terms::<R, Sum>(&mut sum, w, pos);
-    let mut s = sum.s;
+    let kings = pos.kings();
+    let mut s = sum.s
+        + patterns::embedded::<R>().score::<R::Board>(
+            pos.white() & !kings,
+            pos.black() & !kings,
+            pos.occupied().count_ones(),
+        ) / patterns::UNITS;
     if drawish_material::<R>(w, pos) {
         s /= w.drawish_divisor.max(1);
     }
     let s = if pos.side() == Color::White { s } else { -s };
     s.clamp(-EVAL_MAX + 1, EVAL_MAX - 1)
+}
+
+/// The hand-made part of the evaluation of `pos` from White's view, in centi-men, and the
+/// divisor the whole evaluation is divided by (1, or `drawish_divisor` for drawish material):
+/// the evaluation is `(hand + patterns / UNITS) / divisor`, from White's view. `None` when a
+/// side has no piece. The pattern trainer fits the patterns on top of this.
+pub fn hand_part<R: Rules>(pos: &Position<R>) -> Option<(i32, i32)> {
+    let w = weights::for_rules::<R>();
+    if pos.white() == 0 || pos.black() == 0 {
+        return None;
+    }
+    let mut sum = Sum { w, s: 0 };
+    terms::<R, Sum>(&mut sum, w, pos);
+    let div = if drawish_material::<R>(w, pos) {
+        w.drawish_divisor.max(1)
+    } else {
+        1
+    };
+    Some((sum.s, div))
 }
 
 /// The term counts of `pos` from White's view, where the evaluation is their weighted sum with
@@ -590,15 +617,21 @@ mod tests {
     fn man_mobility_term() {
         // 46 and 47 are on the same row and half; 46 is on the edge and has one step (41), 47
         // two (41, 42): the edge term and one step of mobility are the whole difference.
+        // (The hand-made part: the patterns see the two men in different windows.)
         let w = &weights::INTERNATIONAL;
-        let d = eval::<International>("W:W47:B5") - eval::<International>("W:W46:B5");
-        assert_eq!(d, w.man_mobility - w.edge);
+        let hand = |fen| {
+            hand_part(&Position::<International>::from_fen(fen).unwrap())
+                .unwrap()
+                .0
+        };
+        assert_eq!(hand("W:W47:B5") - hand("W:W46:B5"), w.man_mobility - w.edge);
     }
 
     #[test]
     fn term_counts_weighted_are_the_evaluation() {
         // Random games with kings: wherever the counts are given, their dot product with the
-        // family's weights is the evaluation (White's view), term by term as `evaluate` sums.
+        // family's weights is the hand-made part of the evaluation (White's view), term by term
+        // as `evaluate` sums; the evaluation is that plus the patterns.
         fn check<R: Rules>() {
             let w = weights::for_rules::<R>();
             let mut rng = crate::rng::Rng::new(5);
@@ -614,11 +647,18 @@ mod tests {
                     if let Some(c) = term_counts(&pos) {
                         let dot: i32 = Term::ALL.iter().map(|t| w.get(*t) * c.0[t.index()]).sum();
                         let white_view = if pos.side() == Color::White { 1 } else { -1 };
+                        let fen = crate::draughts::notation::fen::write(&pos);
+                        assert_eq!(Some((dot, 1)), hand_part(&pos), "{fen}");
+                        let k = pos.kings();
+                        let patterns = patterns::embedded::<R>().score::<R::Board>(
+                            pos.white() & !k,
+                            pos.black() & !k,
+                            pos.occupied().count_ones(),
+                        ) / patterns::UNITS;
                         assert_eq!(
-                            dot,
+                            (dot + patterns).clamp(-EVAL_MAX + 1, EVAL_MAX - 1),
                             white_view * pos.evaluate(),
-                            "{}",
-                            crate::draughts::notation::fen::write(&pos)
+                            "{fen}"
                         );
                         checked += 1;
                         kings += (pos.kings() != 0) as usize;

@@ -35,7 +35,8 @@ pub struct ParamDecl {
     pub kind: ParamType,
 }
 
-/// `id name=tiao version=... author="..." country=...`
+/// `id name=tiao version=... author="..." country=... weights="..."` (the embedded pattern
+/// weights of each draughts family, `family:checksum`).
 pub fn id_line() -> String {
     message(
         "id",
@@ -44,6 +45,12 @@ pub fn id_line() -> String {
             ("version", env!("CARGO_PKG_VERSION").to_string()),
             ("author", AUTHOR.to_string()),
             ("country", COUNTRY.to_string()),
+            (
+                "weights",
+                crate::draughts::eval::patterns::FAMILIES
+                    .map(crate::draughts::eval::patterns::identity)
+                    .join(" "),
+            ),
         ],
     )
 }
