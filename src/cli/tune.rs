@@ -71,10 +71,10 @@ struct PatternArgs {
     #[arg(long, default_value_t = 1.0)]
     lr: f32,
     /// Weight of the game result in the target; the rest is the search score's.
-    #[arg(long, default_value_t = 0.7)]
+    #[arg(long, default_value_t = 0.1)]
     lambda: f32,
     /// Ridge regularisation per sample and weight used (see tiao::training::sparse).
-    #[arg(long, default_value_t = 2e-5)]
+    #[arg(long, default_value_t = 0.0)]
     decay: f32,
     /// Seed of the batch order.
     #[arg(long, default_value_t = 1)]

@@ -73,11 +73,11 @@ pub struct TrainSettings {
 impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
-            lambda: 0.7,
+            lambda: 0.1,
             epochs: 12,
             batch: 8192,
             lr: 1.0,
-            decay: 2e-5,
+            decay: 0.0,
             seed: 1,
             holdout: 20,
         }
