@@ -24,6 +24,7 @@ use crate::draughts::position::Position;
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::MoveList;
+use crate::memory::MemoryError;
 use crate::search::{self, Control, Limits, Params, Report, Score, SearchOptions, SearchResult};
 use crate::time::TimeParams;
 use crate::track::{GameTrack, ReplayError};
@@ -111,6 +112,8 @@ pub enum EngineError {
     BadOption { name: String, reason: String },
     /// A search is running.
     Busy,
+    /// The table's memory cannot be had (more than the machine has available, or refused).
+    Memory(MemoryError),
 }
 
 impl fmt::Display for EngineError {
@@ -128,6 +131,7 @@ impl fmt::Display for EngineError {
             ),
             EngineError::BadOption { name, reason } => write!(f, "option {name}: {reason}"),
             EngineError::Busy => write!(f, "a search is running"),
+            EngineError::Memory(e) => write!(f, "{e}"),
         }
     }
 }
@@ -384,7 +388,8 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine for `kind` at its start position.
+    /// An engine for `kind` at its start position. Threads and table size are brought into
+    /// their ranges; a table the machine cannot give is an [`EngineError::Memory`].
     pub fn new(kind: GameKind, options: EngineOptions) -> Result<Engine, EngineError> {
         let session = session_for(kind)?;
         let options = EngineOptions {
@@ -394,7 +399,7 @@ impl Engine {
         };
         Ok(Engine {
             kind,
-            tt: Arc::new(Tt::new(options.hash_mib)),
+            tt: Arc::new(Tt::try_new(options.hash_mib).map_err(EngineError::Memory)?),
             options,
             session,
             setup: (None, Vec::new()),
@@ -466,14 +471,20 @@ impl Engine {
         Ok(())
     }
 
-    /// Resizes the transposition table (1..=`MAX_HASH_MIB` MiB); it starts empty.
+    /// Resizes the transposition table (1..=`MAX_HASH_MIB` MiB); it starts empty. The new table
+    /// is allocated while the old one is still held: a size the machine cannot give is an
+    /// [`EngineError::Memory`] and leaves the old table, its contents and a running search as
+    /// they were.
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
         in_range("hash", mib, 1, MAX_HASH_MIB)?;
-        self.halt();
-        if mib != self.options.hash_mib {
-            self.tt = Arc::new(Tt::new(mib));
-            self.options.hash_mib = mib;
+        if mib == self.options.hash_mib {
+            self.halt();
+            return Ok(());
         }
+        let tt = Tt::try_new(mib).map_err(EngineError::Memory)?;
+        self.halt();
+        self.tt = Arc::new(tt);
+        self.options.hash_mib = mib;
         Ok(())
     }
 

@@ -22,6 +22,7 @@
 //! of [`NO_MOVE`] means no move; the generation advances once per search ([`Tt::new_search`]) and
 //! ages old entries for replacement.
 
+use crate::memory::{self, MemoryError};
 use std::mem::size_of;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -132,21 +133,20 @@ unsafe extern "C" {
 }
 
 impl Buckets {
-    fn new(len: usize) -> Buckets {
+    /// `len` zeroed buckets (at least one), or `None` when the size does not fit the address
+    /// space or the allocation fails.
+    fn try_new(len: usize) -> Option<Buckets> {
         let len = len.max(1);
-        let size = len * size_of::<Bucket>();
+        let size = len.checked_mul(size_of::<Bucket>())?;
         let align = if size >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<Bucket>()
         };
-        let layout = std::alloc::Layout::from_size_align(size, align)
-            .expect("transposition table size overflows");
+        let layout = std::alloc::Layout::from_size_align(size, align).ok()?;
         // SAFETY: `layout` has a non-zero size.
         let raw = unsafe { std::alloc::alloc(layout) };
-        if raw.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
+        let ptr = std::ptr::NonNull::new(raw.cast::<Bucket>())?;
         #[cfg(target_os = "linux")]
         if align == HUGE_PAGE {
             const MADV_HUGEPAGE: std::ffi::c_int = 14;
@@ -158,11 +158,7 @@ impl Buckets {
         // SAFETY: `raw` is valid for `size` bytes, and all-zero bytes are a valid `Bucket` (its
         // atomics holding 0).
         unsafe { std::ptr::write_bytes(raw, 0, size) };
-        Buckets {
-            ptr: std::ptr::NonNull::new(raw.cast()).expect("checked non-null"),
-            len,
-            layout,
-        }
+        Some(Buckets { ptr, len, layout })
     }
 
     #[inline(always)]
@@ -186,14 +182,31 @@ pub struct Tt {
 }
 
 impl Tt {
-    /// A table of about `mib` MiB (at least one bucket).
-    pub fn new(mib: usize) -> Tt {
-        let n = (mib.saturating_mul(MIB) / size_of::<Bucket>()).max(1);
-        let buckets = Buckets::new(n);
-        Tt {
+    /// A table of about `mib` MiB (at least one bucket), or why it cannot be had: more than the
+    /// memory available ([`memory::check`]), a size beyond the address space, or an allocation
+    /// the system refused. Every size that comes from outside (options, command lines) is
+    /// allocated here.
+    pub fn try_new(mib: usize) -> Result<Tt, MemoryError> {
+        memory::check("hash", mib as u64)?;
+        let failed = || MemoryError::AllocFailed {
+            what: "hash".into(),
+            requested_mib: mib as u64,
+        };
+        let n = (mib.checked_mul(MIB).ok_or_else(failed)? / size_of::<Bucket>()).max(1);
+        let buckets = Buckets::try_new(n).ok_or_else(failed)?;
+        Ok(Tt {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
+    }
+
+    /// A table of a size fixed in the code (tests, benches, the openings' short searches).
+    ///
+    /// # Panics
+    ///
+    /// When the memory cannot be had (see [`Tt::try_new`], which sizes given from outside use).
+    pub fn new(mib: usize) -> Tt {
+        Tt::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Size in MiB (rounded down).
@@ -365,6 +378,20 @@ mod tests {
             .unwrap();
         slot.data.fetch_xor(1 << 20, Ordering::Relaxed);
         assert!(tt.probe(7).is_none());
+    }
+
+    #[test]
+    fn sizes_beyond_the_machine_are_errors_not_aborts() {
+        // Past the address space: no layout, an error.
+        let e = Tt::try_new(usize::MAX).err().expect("refused");
+        assert!(e.to_string().starts_with("hash: "), "{e}");
+        // A size that fits the address space but not this machine (1 TiB): refused up front
+        // with the figures, before anything is allocated.
+        if memory::available_mib().is_some() {
+            let e = Tt::try_new(1 << 20).err().expect("refused");
+            assert!(e.to_string().contains("1048576 MiB requested"), "{e}");
+        }
+        assert!(Tt::try_new(1).is_ok());
     }
 
     #[test]

@@ -459,3 +459,30 @@ fn a_won_position_scores_as_a_win() {
     );
     e.quit();
 }
+
+#[test]
+fn a_table_beyond_the_memory_available_is_an_error_and_the_engine_goes_on() {
+    // The test-only cap of `tiao::memory`: tiao believes 100 MiB are available.
+    let mut e = Engine::start_env(&["hub"], &[("TIAO_MEMORY_MIB", "100")]);
+    e.send("init");
+    e.expect("ready");
+    for mib in ["65536", "200"] {
+        e.send(&format!("set-param name=hash value={mib}"));
+        let err = e.expect("error");
+        assert!(err.contains(&format!("{mib} MiB requested")), "{err}");
+        assert!(err.contains("100 MiB"), "{err}");
+    }
+    // The table is still the default one, and the engine searches with it.
+    e.send("hub");
+    let (_, params) = e.until("wait", PATIENCE);
+    let hash = params
+        .iter()
+        .find(|l| value(l, "name").as_deref() == Some("hash"))
+        .unwrap();
+    assert_eq!(value(hash, "value").as_deref(), Some("64"), "{hash}");
+    e.send("set-param name=hash value=32");
+    e.send("level depth=4");
+    let (done, _) = e.go("think");
+    assert!(value(&done, "move").is_some(), "{done}");
+    e.quit();
+}

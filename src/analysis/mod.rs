@@ -54,6 +54,16 @@ impl Settings {
             params: Params::default(),
         }
     }
+
+    /// Refuses up front `workers` tables of `hash_mib` that the machine cannot give at once.
+    pub fn check_memory(&self, workers: usize) -> Result<(), String> {
+        let what = format!(
+            "{workers} searches at once (--jobs) x {} MiB each (--hash)",
+            self.hash_mib
+        );
+        let total = (self.hash_mib as u64).saturating_mul(workers as u64);
+        crate::memory::check(&what, total).map_err(|e| e.to_string())
+    }
 }
 
 /// A position to analyse: a FEN (or the start) and moves played from it.
@@ -150,7 +160,10 @@ pub fn analyze_batch(
     on_result: &mut dyn FnMut(usize, Result<Analysis, String>),
     on_progress: &mut dyn FnMut(usize),
 ) -> Result<(), String> {
-    let workers = settings.jobs.clamp(1, jobs.len().max(1));
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let workers = settings.jobs.clamp(1, jobs.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("analysis-{i}"))
@@ -162,8 +175,11 @@ pub fn analyze_batch(
         params: settings.params.clone(),
         ..EngineOptions::default()
     };
-    // Fail early (unsupported game) rather than once per job, without allocating a table.
+    // Fail early (unsupported game) rather than once per job, without allocating a table; and
+    // refuse up front tables that the machine cannot give all at once.
     crate::engine::session_for(settings.kind).map_err(|e| e.to_string())?;
+    settings.check_memory(workers)?;
+    let worker_error = std::sync::Mutex::new(None::<String>);
     let next = AtomicUsize::new(0);
     let (tx, rx) = unbounded::<(usize, Result<Analysis, String>)>();
     let mut pending = BTreeMap::new();
@@ -171,10 +187,16 @@ pub fn analyze_batch(
     pool.in_place_scope(|s| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, options) = (&next, &options);
+            let (next, options, worker_error) = (&next, &options, &worker_error);
             s.spawn(move |_| {
-                let Ok(mut engine) = Engine::new(settings.kind, options.clone()) else {
-                    return;
+                let mut engine = match Engine::new(settings.kind, options.clone()) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        if let Ok(mut first) = worker_error.lock() {
+                            first.get_or_insert_with(|| e.to_string());
+                        }
+                        return;
+                    }
                 };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -201,8 +223,13 @@ pub fn analyze_batch(
         }
     });
     if emitted < jobs.len() {
+        let why = worker_error
+            .into_inner()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| "a worker could not start".into());
         return Err(format!(
-            "{} positions were not analysed (a worker could not start)",
+            "{} positions were not analysed ({why})",
             jobs.len() - emitted
         ));
     }

@@ -99,7 +99,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             ..EngineOptions::default()
         },
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(super::engine_error)?;
     let moves = args.position.moves();
     engine
         .set_position(args.position.fen.as_deref(), &moves)

@@ -19,7 +19,7 @@ pub struct BenchArgs {
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
     let params = args.params.params()?;
-    let tt = Tt::new(args.hash.max(1));
+    let tt = Tt::try_new(args.hash.max(1)).map_err(|e| format!("--{e}"))?;
     let (mut nodes, mut secs) = (0u64, 0f64);
     let set = if args.params.set.is_empty() {
         String::new()

@@ -150,7 +150,7 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
         Some(p) => Log::file(p).map_err(|e| format!("cannot open the log {}: {e}", p.display()))?,
         None => Log::stderr(),
     };
-    let mut engine = dxp::engine(args.threads, args.hash).map_err(|e| e.to_string())?;
+    let mut engine = dxp::engine(args.threads, args.hash).map_err(super::engine_error)?;
     let mut on_record = |r: &Record| {
         println!("{}", summary_line(r));
         let _ = std::io::stdout().flush();

@@ -4,6 +4,7 @@
 //! ([`ParamArgs`]).
 
 use clap::Args;
+use tiao::engine::EngineError;
 use tiao::game::Variant;
 use tiao::search::Params;
 use tiao::variant::{DrawRuleSet, GameKind};
@@ -79,5 +80,14 @@ impl ParamArgs {
             p.set(name, value).map_err(|e| format!("--set {s}: {e}"))?;
         }
         Ok(p)
+    }
+}
+
+/// An engine error as the command line words it: a table the machine cannot give names the
+/// `--hash` option.
+pub fn engine_error(e: EngineError) -> String {
+    match e {
+        EngineError::Memory(m) => format!("--{m}"),
+        e => e.to_string(),
     }
 }

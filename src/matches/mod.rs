@@ -121,6 +121,15 @@ impl PlayerSpec {
         player::external_config(spec, start_timeout).map(PlayerSpec::External)
     }
 
+    /// The table a built-in engine allocates, in MiB (`None`: an external engine, whose memory
+    /// is its own business).
+    pub fn table_mib(&self) -> Option<usize> {
+        match self {
+            PlayerSpec::Builtin(c) => Some(c.hash_mib.clamp(1, crate::engine::MAX_HASH_MIB)),
+            PlayerSpec::External(_) => None,
+        }
+    }
+
     /// A new player (not started); `label` tags an external engine's lines in `log`.
     pub fn player(&self, label: &str, log: Option<Log>) -> Box<dyn Player> {
         match self {
