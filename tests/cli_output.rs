@@ -185,3 +185,91 @@ fn tables_beyond_the_memory_available_are_refused_up_front() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn numbers_are_checked_when_the_command_line_is_read() {
+    // (arguments, what the message must name): NaN, infinities, negative, zero and absurd
+    // values are refused before anything runs, with clap's usage status 2 or tiao's 1, never a
+    // panic (101) or a run with the value clamped behind the user's back.
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "--movetime", "nan"], "--movetime"),
+        (
+            &["analyze", "--movetime", "inf", "--positions", "-"],
+            "--movetime",
+        ),
+        (
+            &["analyze", "--movetime=-1", "--pdn", "x.pdn"],
+            "--movetime",
+        ),
+        (&["analyze", "--movetime", "0"], "above 0"),
+        (&["analyze", "--depth", "0"], "--depth"),
+        (&["analyze", "--depth", "4000000000"], "--depth"),
+        (&["analyze", "--threads", "0"], "--threads"),
+        (&["analyze", "--hash", "100000"], "--hash"),
+        (&["analyze", "--jobs", "0", "--positions", "-"], "--jobs"),
+        (&["bench", "--depth", "500"], "--depth"),
+        (&["bench", "--hash", "0"], "--hash"),
+        (
+            &["perft", "--depth", "3", "--threads", "100000"],
+            "--threads",
+        ),
+        (&["board", "--square", "nan"], "--square"),
+        (&["dxp", "--move-time", "nan"], "--move-time"),
+        (&["dxp", "--threads", "1000"], "--threads"),
+        (
+            &[
+                "match", "--engine", "tiao", "--engine", "tiao", "--alpha", "nan",
+            ],
+            "--alpha",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--concurrency",
+                "1000000",
+            ],
+            "--concurrency",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--hang-timeout",
+                "inf",
+            ],
+            "--hang-timeout",
+        ),
+        (
+            &[
+                "match", "--engine", "tiao", "--engine", "tiao", "--games", "0",
+            ],
+            "--games",
+        ),
+        (
+            &["match", "--engine", "tiao hash=100000", "--engine", "tiao"],
+            "hash=100000",
+        ),
+        (
+            &["match", "--engine", "tiao threads=0", "--engine", "tiao"],
+            "threads=0",
+        ),
+        (
+            &["match", "--engine", "tiao lmr-base=nan", "--engine", "tiao"],
+            "nan",
+        ),
+        (&["analyze", "--set", "rfp-margin=inf"], "rfp-margin=inf"),
+    ];
+    for (args, needle) in cases {
+        let (_, err, ok) = tiao(args);
+        assert!(!ok, "{args:?} accepted");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: no '{needle}' in {err}");
+    }
+}

@@ -39,20 +39,21 @@ pub struct AnalyzeArgs {
     game: super::GameArgs,
     #[command(flatten)]
     position: super::PositionArgs,
-    /// Search to this depth in plies (default when no other limit is given: 22).
-    #[arg(long, short)]
+    /// Search to this depth in plies, 1..=127 (default when no other limit is given: 22).
+    #[arg(long, short, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: Option<u32>,
-    /// Search for this many seconds.
-    #[arg(long)]
+    /// Search for this many seconds (above 0).
+    #[arg(long, value_parser = super::positive_seconds)]
     movetime: Option<f64>,
     /// Search this many nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = super::whole::<u64>(1, u64::MAX))]
     nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, short, default_value_t = 1)]
+    /// Search threads, 1..=256.
+    #[arg(long, short, default_value_t = 1, value_parser = super::whole::<usize>(1, super::MAX_THREADS))]
     threads: usize,
-    /// Transposition table size in MiB (per parallel search; default 64, in batches 16).
-    #[arg(long)]
+    /// Transposition table size in MiB, 1..=65536 (per parallel search; default 64, in batches
+    /// 16).
+    #[arg(long, value_parser = super::whole::<usize>(1, super::MAX_HASH_MIB))]
     hash: Option<usize>,
     /// Write one JSON object for the position instead of the table.
     #[arg(long)]
@@ -72,8 +73,8 @@ pub struct AnalyzeArgs {
     /// FILE-n.svg.
     #[arg(long, value_name = "FILE", requires = "pdn")]
     plot: Option<String>,
-    /// Searches run at the same time in batches (default: cores / threads).
-    #[arg(long)]
+    /// Searches run at the same time in batches, 1..=256 (default: cores / threads).
+    #[arg(long, value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     jobs: Option<usize>,
     /// Score losses in centi-men from which a move is an inaccuracy, a mistake, a blunder.
     #[arg(long, value_name = "I,M,B", default_value = "25,60,150")]
@@ -178,9 +179,7 @@ fn limits_of(args: &AnalyzeArgs, depth: u32) -> Limits {
         analyze: true,
         depth: args.depth,
         nodes: args.nodes,
-        move_time: args
-            .movetime
-            .map(|s| Duration::from_secs_f64(s.clamp(0.0, 1e7))),
+        move_time: args.movetime.map(Duration::from_secs_f64),
         ..Limits::default()
     };
     if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {

@@ -7,11 +7,11 @@ use tiao::tt::Tt;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Depth in plies.
-    #[arg(long, short, default_value_t = bench::DEFAULT_DEPTH)]
+    /// Depth in plies, 1..=127.
+    #[arg(long, short, default_value_t = bench::DEFAULT_DEPTH, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB, 1..=65536.
+    #[arg(long, default_value_t = 64, value_parser = super::whole::<usize>(1, super::MAX_HASH_MIB))]
     hash: usize,
     #[command(flatten)]
     params: super::ParamArgs,
@@ -19,7 +19,7 @@ pub struct BenchArgs {
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
     let params = args.params.params()?;
-    let tt = Tt::try_new(args.hash.max(1)).map_err(|e| format!("--{e}"))?;
+    let tt = Tt::try_new(args.hash).map_err(|e| format!("--{e}"))?;
     let (mut nodes, mut secs) = (0u64, 0f64);
     let set = if args.params.set.is_empty() {
         String::new()
