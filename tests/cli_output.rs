@@ -273,3 +273,15 @@ fn numbers_are_checked_when_the_command_line_is_read() {
         assert!(err.contains(needle), "{args:?}: no '{needle}' in {err}");
     }
 }
+
+#[test]
+fn a_fen_with_unknown_or_missing_fields_is_refused() {
+    for (fen, needle) in [("W:X31-50:Y1-20", "'X31-50'"), ("W", "no pieces")] {
+        let (out, err, ok) = tiao(&["analyze", "--fen", fen, "--depth", "2"]);
+        assert!(!ok && out.is_empty(), "{fen}: {out}");
+        assert!(err.contains(needle), "{fen}: {err}");
+    }
+    // Lower-case letters read as PDN's upper-case ones: the start position.
+    let (out, _, ok) = tiao(&["analyze", "--fen", "w:w31-50:b1-20", "--depth", "2"]);
+    assert!(ok && out.contains("position W:W31,32,"), "{out}");
+}

@@ -486,3 +486,30 @@ fn a_table_beyond_the_memory_available_is_an_error_and_the_engine_goes_on() {
     assert!(value(&done, "move").is_some(), "{done}");
     e.quit();
 }
+
+#[test]
+fn a_fen_with_unknown_or_missing_fields_is_an_error_naming_it() {
+    let mut e = Engine::hub();
+    e.send("pos fen=\"W:W28:B19\"");
+    for (fen, needle) in [
+        ("W:X31-50:Y1-20", "'X31-50'"),
+        ("W:W31-50:B1-20:Z", "'Z'"),
+        ("W", "no pieces"),
+        ("W:W31-50:W1-20", "'W1-20'"),
+    ] {
+        e.send(&format!("pos fen=\"{fen}\""));
+        let err = e.expect("error");
+        assert!(err.contains(needle), "{fen}: {err}");
+    }
+    // The position stays; what PDN allows is read.
+    e.send("get-pos");
+    assert_eq!(value(&e.expect("pos"), "fen").as_deref(), Some("W:W28:B19"));
+    e.send("pos fen=\"w:w31-50:b1-20:H0:F1\"");
+    e.send("get-pos");
+    let fen = value(&e.expect("pos"), "fen").unwrap();
+    assert!(
+        fen.starts_with("W:W31,32,") && fen.ends_with(",19,20"),
+        "{fen}"
+    );
+    e.quit();
+}
