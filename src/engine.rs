@@ -3,7 +3,8 @@
 //!
 //! This is the API the protocol layers (Hub, later DXP) and the CLI drive. Nothing here prints:
 //! a search reports through an [`EventSink`] (an [`Event::Info`] per completed iteration, and
-//! one for an unfinished iteration that found a better move, then exactly one [`Event::Done`]),
+//! one for an unfinished iteration that found a better move when the search answers with it,
+//! then exactly one [`Event::Done`]),
 //! with moves already written as text (Hub form and PDN form).
 //!
 //! Typical use (the Hub loop): [`Engine::new`], setters ([`Engine::set_option`] for `set-param`),
@@ -13,7 +14,10 @@
 //!
 //! Invariants: at most one search runs at a time; anything that changes the position, the table
 //! or the game first stops and joins a running search; a failed setter leaves the state as it
-//! was; every search sends exactly one `Done`, with a legal move whenever the position has one.
+//! was; every search sends exactly one `Done`, with a legal move whenever the position has one,
+//! and nothing after it. `Done` goes out as soon as the answer is known: when the search ends by
+//! its limits, before its helper threads are joined; on [`Engine::stop`], at once, from the
+//! search's last report (see there). The search threads end on their own afterwards.
 //!
 //! Games: the variant is bound once, here, by [`dispatch!`](crate::dispatch) into a
 //! [`GameSession<G>`] for the concrete position type; adding a game means filling its arm of the
@@ -31,10 +35,9 @@ use crate::track::{GameTrack, ReplayError};
 use crate::tt::Tt;
 use crate::variant::{DrawRuleSet, GameKind, Variant};
 use std::fmt;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A move in the forms the outside world uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +69,10 @@ pub struct Info {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<MoveText>,
+    /// An unfinished iteration that found a better move (see [`Report::partial`]). The engine
+    /// passes such a report on only when the search ends with it as its answer, just before
+    /// `Done`, so that a sink sees each depth once.
+    pub partial: bool,
 }
 
 /// The end of a search.
@@ -180,6 +187,25 @@ pub const MAX_THREADS: usize = 256;
 /// Largest table accepted, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 16;
 
+/// The cores of this machine, as the system reports them (1 when it cannot say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What to tell the user when `threads` search threads are more than the machine's cores: they
+/// are accepted, but share the cores (each reaches less depth, and a stop or a deadline waits for
+/// threads that are not running). `None` when the cores suffice. The text has no `=`, so that it
+/// fits a Hub value.
+pub fn threads_warning(threads: usize) -> Option<String> {
+    let cores = cores();
+    (threads > cores).then(|| {
+        format!(
+            "{threads} search threads on {cores} core(s): accepted, but the threads share the \
+             cores, so each searches less deep and stops and answers later"
+        )
+    })
+}
+
 /// The largest `move-overhead` accepted, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: usize = 10_000;
 
@@ -275,6 +301,7 @@ pub fn info_of<G: Evaluate>(root: &G, r: &Report<G::Move>) -> Info {
         nps: r.nps(),
         hashfull: r.hashfull,
         pv: line_text(root, &r.pv),
+        partial: r.partial,
     }
 }
 
@@ -328,7 +355,9 @@ impl<G: Evaluate> Session for GameSession<G> {
         let root = self.pos;
         let history = self.history.clone();
         std::thread::spawn(move || {
-            let result = search::search(
+            // `Done` goes out as soon as the main search thread has the result; the helper
+            // threads are joined after it.
+            search::search(
                 &root,
                 &history,
                 &limits,
@@ -336,8 +365,8 @@ impl<G: Evaluate> Session for GameSession<G> {
                 &tt,
                 &control,
                 &mut |r| sink(Event::Info(info_of(&root, r))),
+                &mut |result| sink(Event::Done(done_of(&root, result))),
             );
-            sink(Event::Done(done_of(&root, &result)));
         })
     }
 }
@@ -369,11 +398,109 @@ fn parse_count(name: &str, value: &str) -> Result<usize, EngineError> {
     })
 }
 
+/// Where a running search's events go: the user's sink, behind a lock that makes `Done` the last
+/// event, sent once, by the search or by [`Engine::stop`], whichever comes first.
+struct Outbox {
+    sink: EventSink,
+    state: Mutex<OutState>,
+    started: Instant,
+}
+
+struct OutState {
+    /// `Done` was sent: nothing more goes out.
+    finished: bool,
+    /// The last completed iteration's report.
+    last: Option<Info>,
+    /// A partial report since then, held back: the answer if the search stopped now, passed on
+    /// just before `Done` if it is the answer.
+    partial: Option<Info>,
+}
+
+impl Outbox {
+    fn new(sink: EventSink) -> Outbox {
+        Outbox {
+            sink,
+            state: Mutex::new(OutState {
+                finished: false,
+                last: None,
+                partial: None,
+            }),
+            started: Instant::now(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, OutState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Passes an event of the search on, unless `Done` has already gone out; holds a partial
+    /// report back until it is the answer.
+    fn send(&self, e: Event) {
+        let mut st = self.lock();
+        if st.finished {
+            return;
+        }
+        match e {
+            Event::Info(i) if i.partial => st.partial = Some(i),
+            Event::Info(i) => {
+                st.partial = None;
+                st.last = Some(i.clone());
+                (self.sink)(Event::Info(i));
+            }
+            Event::Done(d) => {
+                st.finished = true;
+                // The search ended with the unfinished iteration's move: its report first.
+                if let Some(p) = st.partial.take()
+                    && p.pv.first() == d.best.as_ref()
+                {
+                    (self.sink)(Event::Info(p));
+                }
+                (self.sink)(Event::Done(d));
+            }
+        }
+    }
+
+    /// Sends `Done` now with the search's answer so far: the held-back partial report's move
+    /// (the report first) or the last completed iteration's. False before the first iteration
+    /// is done (the search then sends its own `Done`).
+    fn answer_now(&self) -> bool {
+        let mut st = self.lock();
+        if st.finished {
+            return true;
+        }
+        let partial = st.partial.take().filter(|i| !i.pv.is_empty());
+        let Some(info) = partial
+            .clone()
+            .or_else(|| st.last.clone())
+            .filter(|i| !i.pv.is_empty())
+        else {
+            return false;
+        };
+        let done = Done {
+            best: info.pv.first().cloned(),
+            ponder: info.pv.get(1).cloned(),
+            score: info.score,
+            depth: info.depth,
+            nodes: info.nodes,
+            time: self.started.elapsed(),
+        };
+        st.finished = true;
+        if let Some(p) = partial {
+            (self.sink)(Event::Info(p));
+        }
+        (self.sink)(Event::Done(done));
+        true
+    }
+
+    fn finished(&self) -> bool {
+        self.lock().finished
+    }
+}
+
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
-    /// Set just before `Done` is sent.
-    finished: Arc<AtomicBool>,
+    outbox: Arc<Outbox>,
 }
 
 /// The engine.
@@ -586,30 +713,30 @@ impl Engine {
             params: self.options.params.clone(),
             time: self.options.time.clone(),
         };
-        let finished = Arc::new(AtomicBool::new(false));
-        let flag = finished.clone();
-        let sink: EventSink = Arc::new(move |e: Event| {
-            if matches!(e, Event::Done(_)) {
-                flag.store(true, Ordering::Release);
-            }
-            sink(e)
-        });
+        let outbox = Arc::new(Outbox::new(sink));
+        let out = outbox.clone();
+        let sink: EventSink = Arc::new(move |e: Event| out.send(e));
         let handle = self
             .session
             .spawn(limits, options, self.tt.clone(), control.clone(), sink);
         self.running = Some(Running {
             control,
             handle,
-            finished,
+            outbox,
         });
         Ok(())
     }
 
-    /// Asks the running search (if any) to stop; it sends its `Done` within a few milliseconds.
-    /// Does not wait: see [`Engine::wait`].
+    /// Stops the running search (if any). Its `Done` is sent at once, on this thread, with the
+    /// move of the search's last report (a completed iteration, or an unfinished one that found a
+    /// better move: what the search itself would answer); only before its first report does the
+    /// search send `Done` itself, within a fraction of a millisecond of running. Either way the
+    /// answer does not wait for the search threads to be scheduled, which on a loaded machine can
+    /// take tens of milliseconds. Does not wait for them to end: see [`Engine::wait`].
     pub fn stop(&self) {
         if let Some(r) = &self.running {
             r.control.stop();
+            r.outbox.answer_now();
         }
     }
 
@@ -622,9 +749,13 @@ impl Engine {
 
     /// Whether a search is running (its `Done` has not been sent yet).
     pub fn is_searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.finished.load(Ordering::Acquire))
+        self.running.as_ref().is_some_and(|r| !r.outbox.finished())
+    }
+
+    /// Whether the thread of the last search has ended (or there was none); its `Done` may have
+    /// gone out well before.
+    pub fn search_thread_ended(&self) -> bool {
+        self.running.as_ref().is_none_or(|r| r.handle.is_finished())
     }
 
     /// Waits for the running search, if any, to end.

@@ -88,13 +88,17 @@ fn move_overhead_is_kept_back_from_the_move_time() {
     e.expect("ready");
     e.send("pos start");
     e.send("level move-time=0.5");
-    let t = Instant::now();
-    e.go("think");
-    // 500 ms minus 400 ms kept back: the search has about 100 ms.
+    // 500 ms minus 400 ms kept back: the search has about 100 ms (the budget itself is checked
+    // by time.rs's tests; here, that the parameter reaches a search that answers).
+    let (done, _) = e.go("think");
+    assert!(value(&done, "move").is_some(), "{done}");
+    e.send("hub");
+    let (_, params) = e.until("wait", PATIENCE);
     assert!(
-        t.elapsed() < Duration::from_millis(400),
-        "{:?}",
-        t.elapsed()
+        params
+            .iter()
+            .any(|l| l.contains("name=move-overhead value=400")),
+        "{params:?}"
     );
     e.quit();
 }
@@ -156,23 +160,17 @@ fn every_level_kind_gives_a_legal_move() {
     e.send("level nodes=20000");
     let (done, _) = e.go("think");
     done_move(&mut e, &legal, &done);
-    // move-time, a clock with increment (added before the move: the budget stays within
-    // time + inc), a clock with moves to go, and a clock below the increment (pydraughts then
-    // sends a negative time): each answered in time.
-    for (level, within_ms) in [
-        ("move-time=0.3", 600),
-        ("time=0.2 inc=0.1", 400),
-        ("moves=2 time=0.4", 450),
-        ("time=-0.01 inc=0.05", 100),
+    // move-time, a clock with increment, a clock with moves to go, and a clock below the
+    // increment (pydraughts then sends a negative time): each answered by itself with a legal
+    // move (the budgets are time.rs's tests; how much of them is used, docs/strength.md).
+    for level in [
+        "move-time=0.3",
+        "time=0.2 inc=0.1",
+        "moves=2 time=0.4",
+        "time=-0.01 inc=0.05",
     ] {
         e.send(&format!("level {level}"));
-        let t = Instant::now();
         let (done, _) = e.go("think");
-        let spent = t.elapsed();
-        assert!(
-            spent < Duration::from_millis(within_ms),
-            "{level}: {spent:?}"
-        );
         done_move(&mut e, &legal, &done);
     }
     // analyze with a depth: a single legal move is searched too

@@ -91,6 +91,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     if args.positions.is_some() || args.pdn.is_some() {
         return run_batch(&args, kind);
     }
+    super::warn_threads(args.threads);
     let mut engine = Engine::new(
         kind,
         EngineOptions {
@@ -264,6 +265,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             .max(1),
         params: args.params.params()?,
     };
+    super::warn_threads(settings.threads * settings.jobs);
     let mut out = std::io::stdout().lock();
     let mut emit = |line: String| {
         // Flushed line by line for consumers that stream; a closed stdout (`| head`) is ignored.

@@ -139,6 +139,7 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
         Some(p) => Log::file(p).map_err(|e| format!("cannot open the log {}: {e}", p.display()))?,
         None => Log::stderr(),
     };
+    super::warn_threads(args.threads);
     let mut engine = dxp::engine(args.threads, args.hash).map_err(super::engine_error)?;
     let mut on_record = |r: &Record| {
         println!("{}", summary_line(r));

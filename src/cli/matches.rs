@@ -147,6 +147,15 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let start_timeout = Duration::from_secs_f64(args.start_timeout);
     let a = PlayerSpec::parse(&args.engine[0], start_timeout)?;
     let b = PlayerSpec::parse(&args.engine[1], start_timeout)?;
+    let builtin_threads: usize = [&a, &b]
+        .iter()
+        .map(|s| match s {
+            PlayerSpec::Builtin(c) => c.threads,
+            PlayerSpec::External(_) => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    super::warn_threads(builtin_threads * args.concurrency);
     let given = [
         args.movetime.is_some(),
         args.tc.is_some(),

@@ -14,6 +14,7 @@ use tiao::variant::{DrawRuleSet, GameKind};
 
 pub mod analyze;
 pub mod bench;
+mod bench_timing;
 pub mod board;
 pub mod dxp;
 pub mod hub;
@@ -92,6 +93,13 @@ pub fn engine_error(e: EngineError) -> String {
     match e {
         EngineError::Memory(m) => format!("--{m}"),
         e => e.to_string(),
+    }
+}
+
+/// Says on stderr when `threads` search threads at once are more than the machine's cores.
+pub fn warn_threads(threads: usize) {
+    if let Some(w) = tiao::engine::threads_warning(threads) {
+        eprintln!("warning: {w}");
     }
 }
 
