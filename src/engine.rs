@@ -23,6 +23,8 @@
 //! [`GameSession<G>`] for the concrete position type; adding a game means filling its arm of the
 //! dispatch with its position type (Nine Men's Morris: `morris => ...`).
 
+mod outbox;
+
 use crate::dispatch;
 use crate::draughts::position::Position;
 use crate::game::Evaluate;
@@ -30,12 +32,14 @@ use crate::game::Game;
 use crate::game::MoveList;
 use crate::memory::MemoryError;
 use crate::search::{self, Control, Limits, Params, Report, Score, SearchOptions, SearchResult};
+use crate::time::TimeManager;
 use crate::time::TimeParams;
 use crate::track::{GameTrack, ReplayError};
 use crate::tt::Tt;
 use crate::variant::{DrawRuleSet, GameKind, Variant};
+use outbox::{Outbox, Watchdog};
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -398,109 +402,12 @@ fn parse_count(name: &str, value: &str) -> Result<usize, EngineError> {
     })
 }
 
-/// Where a running search's events go: the user's sink, behind a lock that makes `Done` the last
-/// event, sent once, by the search or by [`Engine::stop`], whichever comes first.
-struct Outbox {
-    sink: EventSink,
-    state: Mutex<OutState>,
-    started: Instant,
-}
-
-struct OutState {
-    /// `Done` was sent: nothing more goes out.
-    finished: bool,
-    /// The last completed iteration's report.
-    last: Option<Info>,
-    /// A partial report since then, held back: the answer if the search stopped now, passed on
-    /// just before `Done` if it is the answer.
-    partial: Option<Info>,
-}
-
-impl Outbox {
-    fn new(sink: EventSink) -> Outbox {
-        Outbox {
-            sink,
-            state: Mutex::new(OutState {
-                finished: false,
-                last: None,
-                partial: None,
-            }),
-            started: Instant::now(),
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, OutState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Passes an event of the search on, unless `Done` has already gone out; holds a partial
-    /// report back until it is the answer.
-    fn send(&self, e: Event) {
-        let mut st = self.lock();
-        if st.finished {
-            return;
-        }
-        match e {
-            Event::Info(i) if i.partial => st.partial = Some(i),
-            Event::Info(i) => {
-                st.partial = None;
-                st.last = Some(i.clone());
-                (self.sink)(Event::Info(i));
-            }
-            Event::Done(d) => {
-                st.finished = true;
-                // The search ended with the unfinished iteration's move: its report first.
-                if let Some(p) = st.partial.take()
-                    && p.pv.first() == d.best.as_ref()
-                {
-                    (self.sink)(Event::Info(p));
-                }
-                (self.sink)(Event::Done(d));
-            }
-        }
-    }
-
-    /// Sends `Done` now with the search's answer so far: the held-back partial report's move
-    /// (the report first) or the last completed iteration's. False before the first iteration
-    /// is done (the search then sends its own `Done`).
-    fn answer_now(&self) -> bool {
-        let mut st = self.lock();
-        if st.finished {
-            return true;
-        }
-        let partial = st.partial.take().filter(|i| !i.pv.is_empty());
-        let Some(info) = partial
-            .clone()
-            .or_else(|| st.last.clone())
-            .filter(|i| !i.pv.is_empty())
-        else {
-            return false;
-        };
-        let done = Done {
-            best: info.pv.first().cloned(),
-            ponder: info.pv.get(1).cloned(),
-            score: info.score,
-            depth: info.depth,
-            nodes: info.nodes,
-            time: self.started.elapsed(),
-        };
-        st.finished = true;
-        if let Some(p) = partial {
-            (self.sink)(Event::Info(p));
-        }
-        (self.sink)(Event::Done(done));
-        true
-    }
-
-    fn finished(&self) -> bool {
-        self.lock().finished
-    }
-}
-
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
     outbox: Arc<Outbox>,
+    /// The search's limits (a ponder hit arms the deadline with them).
+    limits: Limits,
 }
 
 /// The engine.
@@ -512,6 +419,7 @@ pub struct Engine {
     /// The last position set, to replay it when the game's rules change.
     setup: (Option<String>, Vec<String>),
     running: Option<Running>,
+    watchdog: Watchdog,
 }
 
 impl Engine {
@@ -531,6 +439,7 @@ impl Engine {
             session,
             setup: (None, Vec::new()),
             running: None,
+            watchdog: Watchdog::default(),
         })
     }
 
@@ -716,15 +625,34 @@ impl Engine {
         let outbox = Arc::new(Outbox::new(sink));
         let out = outbox.clone();
         let sink: EventSink = Arc::new(move |e: Event| out.send(e));
-        let handle = self
-            .session
-            .spawn(limits, options, self.tt.clone(), control.clone(), sink);
-        self.running = Some(Running {
+        let start = Instant::now();
+        let handle = self.session.spawn(
+            limits.clone(),
+            options,
+            self.tt.clone(),
+            control.clone(),
+            sink,
+        );
+        let running = Running {
             control,
             handle,
             outbox,
-        });
+            limits,
+        };
+        if !running.limits.ponder {
+            self.arm_deadline(&running, start);
+        }
+        self.running = Some(running);
         Ok(())
+    }
+
+    /// Has the watchdog answer a timed search at its hard budget counted from `start` (see
+    /// `outbox`): the search's main thread stops there too, but may get a core later.
+    fn arm_deadline(&mut self, r: &Running, start: Instant) {
+        if let Some(hard) = TimeManager::new(&r.limits, start, &self.options.time).hard() {
+            self.watchdog
+                .arm(start + hard, r.control.clone(), r.outbox.clone());
+        }
     }
 
     /// Stops the running search (if any). Its `Done` is sent at once, on this thread, with the
@@ -740,10 +668,16 @@ impl Engine {
         }
     }
 
-    /// The expected move was played: a ponder search becomes a timed search from now on.
-    pub fn ponder_hit(&self) {
-        if let Some(r) = &self.running {
+    /// The expected move was played: a ponder search becomes a timed search from now on (its
+    /// deadline armed from now).
+    pub fn ponder_hit(&mut self) {
+        if let Some(r) = self.running.take() {
+            let now = Instant::now();
             r.control.ponder_hit();
+            if r.limits.ponder {
+                self.arm_deadline(&r, now);
+            }
+            self.running = Some(r);
         }
     }
 
