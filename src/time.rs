@@ -19,9 +19,12 @@
 //! Elo either way at 0.1 s per move, +8 ± 26 over 300 games, `docs/strength.md`.)
 //!
 //! Invariant (never lose on time): with a clock, the hard budget is at most a fraction of the time
-//! left plus the increment, less a fixed reserve for the protocol's latency; with a fixed time per
-//! move, at most that time. While pondering there is no budget; a ponder hit restarts the clock at
-//! the hit.
+//! left plus the increment, less a reserve of one move overhead (the protocol's lag) for this move
+//! and for each move to go (sudden death: [`TimeParams::default_moves_to_go`]); so the clock above
+//! the reserve shrinks geometrically at worst, and once it is spent every move gets a zero budget
+//! (the first iteration only, which is never aborted: microseconds), paid from the reserve: with
+//! the default 20 ms overhead, 620 ms, 200 moves with 3 ms of lag each. With a fixed time per move, the budget is at most that
+//! time. While pondering there is no budget; a ponder hit restarts the clock at the hit.
 
 use crate::search::Limits;
 use std::time::{Duration, Instant};
@@ -97,12 +100,15 @@ impl TimeManager {
             } else {
                 p.max_share
             };
-            let cap = available
-                .mul_f64(share)
-                .saturating_sub(p.move_overhead)
-                .max(MIN_BUDGET);
-            let base = left / mtg + limits.inc.mul_f64(p.inc_share);
-            let s = base.min(cap).max(MIN_BUDGET);
+            // Every move still to play costs the protocol's lag as well as its search: the overhead
+            // of this move and of the moves to go (sudden death: `default_moves_to_go`) is kept
+            // back, so that a long game on a small clock still has time for its last moves.
+            let reserve = p.move_overhead.saturating_mul(mtg.saturating_add(1));
+            // Below the reserve the budget is zero: the first iteration only (it is never
+            // aborted, and takes microseconds), the least a move can cost.
+            let cap = available.saturating_sub(reserve).mul_f64(share);
+            let base = left.saturating_sub(reserve) / mtg + limits.inc.mul_f64(p.inc_share);
+            let s = base.min(cap);
             let h = base.mul_f64(p.hard_factor).min(cap).max(s);
             // The clock binds when its soft budget is shorter than the move time: spend as it
             // says, saving what is not spent.
@@ -253,6 +259,42 @@ mod tests {
                 "{left_ms} {inc_ms} {mtg:?}: {h:?}"
             );
         }
+    }
+
+    /// Plays `moves` moves on a sudden-death clock of `base`, each one spending its whole hard
+    /// budget (the worst case) plus `lag`; returns the clock's lowest point.
+    fn sudden_death(base: Duration, moves: u32, lag: Duration) -> f64 {
+        let p = TimeParams::default();
+        let mut left = base.as_secs_f64();
+        let mut lowest = left;
+        for _ in 0..moves {
+            let l = Limits {
+                time: Some(Duration::from_secs_f64(left.max(0.0))),
+                ..Limits::default()
+            };
+            let spent = TimeManager::new(&l, Instant::now(), &p).hard().unwrap() + lag;
+            left -= spent.as_secs_f64();
+            lowest = lowest.min(left);
+        }
+        lowest
+    }
+
+    #[test]
+    fn sudden_death_keeps_time_for_long_games() {
+        let ms = Duration::from_millis;
+        // 200 moves each (the match runner's 400 plies), every search to its hard budget, 2 ms
+        // of lag per move: the clock never runs out, from a minute down to half a second.
+        for base in [60_000, 10_000, 1_000, 500] {
+            let lowest = sudden_death(ms(base), 200, ms(2));
+            assert!(lowest > 0.0, "{base} ms: {lowest}");
+        }
+        // A clock at zero (or below the reserve) gives a zero budget: the first iteration only.
+        let t = tm(Limits {
+            time: Some(Duration::ZERO),
+            ..Limits::default()
+        });
+        assert_eq!(t.hard(), Some(Duration::ZERO));
+        assert!(!t.start_next_iteration_at(Duration::ZERO, &TimeParams::default()));
     }
 
     #[test]
