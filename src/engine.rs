@@ -225,16 +225,14 @@ pub trait Session: Send {
     fn legal_moves(&self) -> Vec<MoveText>;
     /// Whether the side to move has a legal move (without writing the moves out).
     fn has_legal_move(&self) -> bool;
-    /// Starts a search of the current position on a new thread.
-    fn spawn(
-        &self,
-        limits: Limits,
-        options: SearchOptions,
-        tt: Arc<Tt>,
-        control: Arc<Control>,
-        sink: EventSink,
-    ) -> JoinHandle<()>;
+    /// A search of the current position, ready to run on any thread.
+    fn searcher(&self) -> Searcher;
 }
+
+/// A search of a position, ready to run on any thread: called with its limits, options, table,
+/// signals and sink, it reports to the sink (`Done` as soon as the main search thread has the
+/// result, before the helper threads are joined) and returns when they are joined.
+pub type Searcher = Box<dyn FnOnce(&Limits, &SearchOptions, &Tt, &Control, &dyn Fn(Event)) + Send>;
 
 /// The position of game `G` with the keys of the positions before it: the history the search
 /// checks repetitions against. A `pos` is replayed by [`GameTrack::replay`]; only the final
@@ -348,26 +346,16 @@ impl<G: Evaluate> Session for GameSession<G> {
         !self.legal().is_empty()
     }
 
-    fn spawn(
-        &self,
-        limits: Limits,
-        options: SearchOptions,
-        tt: Arc<Tt>,
-        control: Arc<Control>,
-        sink: EventSink,
-    ) -> JoinHandle<()> {
-        let root = self.pos;
-        let history = self.history.clone();
-        std::thread::spawn(move || {
-            // `Done` goes out as soon as the main search thread has the result; the helper
-            // threads are joined after it.
+    fn searcher(&self) -> Searcher {
+        let (root, history) = (self.pos, self.history.clone());
+        Box::new(move |limits, options, tt, control, sink| {
             search::search(
                 &root,
                 &history,
-                &limits,
-                &options,
-                &tt,
-                &control,
+                limits,
+                options,
+                tt,
+                control,
                 &mut |r| sink(Event::Info(info_of(&root, r))),
                 &mut |result| sink(Event::Done(done_of(&root, result))),
             );
@@ -626,13 +614,9 @@ impl Engine {
         let out = outbox.clone();
         let sink: EventSink = Arc::new(move |e: Event| out.send(e));
         let start = Instant::now();
-        let handle = self.session.spawn(
-            limits.clone(),
-            options,
-            self.tt.clone(),
-            control.clone(),
-            sink,
-        );
+        let search = self.session.searcher();
+        let (tt, signals, given) = (self.tt.clone(), control.clone(), limits.clone());
+        let handle = std::thread::spawn(move || search(&given, &options, &tt, &signals, &*sink));
         let running = Running {
             control,
             handle,
@@ -643,6 +627,28 @@ impl Engine {
             self.arm_deadline(&running, start);
         }
         self.running = Some(running);
+        Ok(())
+    }
+
+    /// Searches the current position on the calling thread until its limits end it (there is
+    /// nobody to stop it: give it some), with the events of [`Engine::go`] sent to `sink` before
+    /// this returns. For batches of short searches: no thread to start, hand over to or join,
+    /// each of which costs a wait for a core on a loaded machine.
+    pub fn search_here(&mut self, limits: Limits, sink: EventSink) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        self.wait();
+        let options = SearchOptions {
+            threads: self.options.threads,
+            params: self.options.params.clone(),
+            time: self.options.time.clone(),
+        };
+        let outbox = Outbox::new(sink);
+        let search = self.session.searcher();
+        search(&limits, &options, &self.tt, &Control::new(false), &|e| {
+            outbox.send(e)
+        });
         Ok(())
     }
 
