@@ -69,6 +69,13 @@ pub struct DxpArgs {
     /// Test only: our clock for every game, in seconds, instead of the GAMEREQ's minutes.
     #[arg(long, hide = true, value_name = "SECONDS", value_parser = super::seconds)]
     clock: Option<f64>,
+    /// Test only: the peer's clock for every game, in seconds, instead of the GAMEREQ's minutes.
+    #[arg(long, hide = true, value_name = "SECONDS", value_parser = super::seconds)]
+    peer_clock: Option<f64>,
+    /// Close a connection on which the peer sends no game message for this many seconds while
+    /// no game waits for its move (its own clock rules then).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = super::positive_seconds)]
+    idle_timeout: f64,
 }
 
 /// A game's one-line summary.
@@ -133,6 +140,8 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
             move_time: args.move_time.map(Duration::from_secs_f64),
         },
         clock: args.clock.map(Duration::from_secs_f64),
+        peer_clock: args.peer_clock.map(Duration::from_secs_f64),
+        idle_timeout: Duration::from_secs_f64(args.idle_timeout),
         pdn: args.pdn.clone(),
     };
     let log = match &args.log {
