@@ -3,7 +3,8 @@
 //!
 //! This is the API the protocol layers (Hub, later DXP) and the CLI drive. Nothing here prints:
 //! a search reports through an [`EventSink`] (an [`Event::Info`] per completed iteration, and
-//! one for an unfinished iteration that found a better move, then exactly one [`Event::Done`]),
+//! one for an unfinished iteration that found a better move when the search answers with it,
+//! then exactly one [`Event::Done`]),
 //! with moves already written as text (Hub form and PDN form).
 //!
 //! Typical use (the Hub loop): [`Engine::new`], setters ([`Engine::set_option`] for `set-param`),
@@ -13,27 +14,34 @@
 //!
 //! Invariants: at most one search runs at a time; anything that changes the position, the table
 //! or the game first stops and joins a running search; a failed setter leaves the state as it
-//! was; every search sends exactly one `Done`, with a legal move whenever the position has one.
+//! was; every search sends exactly one `Done`, with a legal move whenever the position has one,
+//! and nothing after it. `Done` goes out as soon as the answer is known: when the search ends by
+//! its limits, before its helper threads are joined; on [`Engine::stop`], at once, from the
+//! search's last report (see there). The search threads end on their own afterwards.
 //!
 //! Games: the variant is bound once, here, by [`dispatch!`](crate::dispatch) into a
 //! [`GameSession<G>`] for the concrete position type; adding a game means filling its arm of the
 //! dispatch with its position type (Nine Men's Morris: `morris => ...`).
+
+mod outbox;
 
 use crate::dispatch;
 use crate::draughts::position::Position;
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::MoveList;
+use crate::memory::MemoryError;
 use crate::search::{self, Control, Limits, Params, Report, Score, SearchOptions, SearchResult};
+use crate::time::TimeManager;
 use crate::time::TimeParams;
 use crate::track::{GameTrack, ReplayError};
 use crate::tt::Tt;
 use crate::variant::{DrawRuleSet, GameKind, Variant};
+use outbox::{Outbox, Watchdog};
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A move in the forms the outside world uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +73,10 @@ pub struct Info {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<MoveText>,
+    /// An unfinished iteration that found a better move (see [`Report::partial`]). The engine
+    /// passes such a report on only when the search ends with it as its answer, just before
+    /// `Done`, so that a sink sees each depth once.
+    pub partial: bool,
 }
 
 /// The end of a search.
@@ -111,6 +123,8 @@ pub enum EngineError {
     BadOption { name: String, reason: String },
     /// A search is running.
     Busy,
+    /// The table's memory cannot be had (more than the machine has available, or refused).
+    Memory(MemoryError),
 }
 
 impl fmt::Display for EngineError {
@@ -128,6 +142,7 @@ impl fmt::Display for EngineError {
             ),
             EngineError::BadOption { name, reason } => write!(f, "option {name}: {reason}"),
             EngineError::Busy => write!(f, "a search is running"),
+            EngineError::Memory(e) => write!(f, "{e}"),
         }
     }
 }
@@ -176,6 +191,25 @@ pub const MAX_THREADS: usize = 256;
 /// Largest table accepted, in MiB.
 pub const MAX_HASH_MIB: usize = 1 << 16;
 
+/// The cores of this machine, as the system reports them (1 when it cannot say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What to tell the user when `threads` search threads are more than the machine's cores: they
+/// are accepted, but share the cores (each reaches less depth, and a stop or a deadline waits for
+/// threads that are not running). `None` when the cores suffice. The text has no `=`, so that it
+/// fits a Hub value.
+pub fn threads_warning(threads: usize) -> Option<String> {
+    let cores = cores();
+    (threads > cores).then(|| {
+        format!(
+            "{threads} search threads on {cores} core(s): accepted, but the threads share the \
+             cores, so each searches less deep and stops and answers later"
+        )
+    })
+}
+
 /// The largest `move-overhead` accepted, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: usize = 10_000;
 
@@ -191,16 +225,14 @@ pub trait Session: Send {
     fn legal_moves(&self) -> Vec<MoveText>;
     /// Whether the side to move has a legal move (without writing the moves out).
     fn has_legal_move(&self) -> bool;
-    /// Starts a search of the current position on a new thread.
-    fn spawn(
-        &self,
-        limits: Limits,
-        options: SearchOptions,
-        tt: Arc<Tt>,
-        control: Arc<Control>,
-        sink: EventSink,
-    ) -> JoinHandle<()>;
+    /// A search of the current position, ready to run on any thread.
+    fn searcher(&self) -> Searcher;
 }
+
+/// A search of a position, ready to run on any thread: called with its limits, options, table,
+/// signals and sink, it reports to the sink (`Done` as soon as the main search thread has the
+/// result, before the helper threads are joined) and returns when they are joined.
+pub type Searcher = Box<dyn FnOnce(&Limits, &SearchOptions, &Tt, &Control, &dyn Fn(Event)) + Send>;
 
 /// The position of game `G` with the keys of the positions before it: the history the search
 /// checks repetitions against. A `pos` is replayed by [`GameTrack::replay`]; only the final
@@ -271,6 +303,7 @@ pub fn info_of<G: Evaluate>(root: &G, r: &Report<G::Move>) -> Info {
         nps: r.nps(),
         hashfull: r.hashfull,
         pv: line_text(root, &r.pv),
+        partial: r.partial,
     }
 }
 
@@ -313,27 +346,19 @@ impl<G: Evaluate> Session for GameSession<G> {
         !self.legal().is_empty()
     }
 
-    fn spawn(
-        &self,
-        limits: Limits,
-        options: SearchOptions,
-        tt: Arc<Tt>,
-        control: Arc<Control>,
-        sink: EventSink,
-    ) -> JoinHandle<()> {
-        let root = self.pos;
-        let history = self.history.clone();
-        std::thread::spawn(move || {
-            let result = search::search(
+    fn searcher(&self) -> Searcher {
+        let (root, history) = (self.pos, self.history.clone());
+        Box::new(move |limits, options, tt, control, sink| {
+            search::search(
                 &root,
                 &history,
-                &limits,
-                &options,
-                &tt,
-                &control,
+                limits,
+                options,
+                tt,
+                control,
                 &mut |r| sink(Event::Info(info_of(&root, r))),
+                &mut |result| sink(Event::Done(done_of(&root, result))),
             );
-            sink(Event::Done(done_of(&root, &result)));
         })
     }
 }
@@ -368,8 +393,9 @@ fn parse_count(name: &str, value: &str) -> Result<usize, EngineError> {
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
-    /// Set just before `Done` is sent.
-    finished: Arc<AtomicBool>,
+    outbox: Arc<Outbox>,
+    /// The search's limits (a ponder hit arms the deadline with them).
+    limits: Limits,
 }
 
 /// The engine.
@@ -381,10 +407,12 @@ pub struct Engine {
     /// The last position set, to replay it when the game's rules change.
     setup: (Option<String>, Vec<String>),
     running: Option<Running>,
+    watchdog: Watchdog,
 }
 
 impl Engine {
-    /// An engine for `kind` at its start position.
+    /// An engine for `kind` at its start position. Threads and table size are brought into
+    /// their ranges; a table the machine cannot give is an [`EngineError::Memory`].
     pub fn new(kind: GameKind, options: EngineOptions) -> Result<Engine, EngineError> {
         let session = session_for(kind)?;
         let options = EngineOptions {
@@ -394,11 +422,12 @@ impl Engine {
         };
         Ok(Engine {
             kind,
-            tt: Arc::new(Tt::new(options.hash_mib)),
+            tt: Arc::new(Tt::try_new(options.hash_mib).map_err(EngineError::Memory)?),
             options,
             session,
             setup: (None, Vec::new()),
             running: None,
+            watchdog: Watchdog::default(),
         })
     }
 
@@ -466,14 +495,20 @@ impl Engine {
         Ok(())
     }
 
-    /// Resizes the transposition table (1..=`MAX_HASH_MIB` MiB); it starts empty.
+    /// Resizes the transposition table (1..=`MAX_HASH_MIB` MiB); it starts empty. The new table
+    /// is allocated while the old one is still held: a size the machine cannot give is an
+    /// [`EngineError::Memory`] and leaves the old table, its contents and a running search as
+    /// they were.
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
         in_range("hash", mib, 1, MAX_HASH_MIB)?;
-        self.halt();
-        if mib != self.options.hash_mib {
-            self.tt = Arc::new(Tt::new(mib));
-            self.options.hash_mib = mib;
+        if mib == self.options.hash_mib {
+            self.halt();
+            return Ok(());
         }
+        let tt = Tt::try_new(mib).map_err(EngineError::Memory)?;
+        self.halt();
+        self.tt = Arc::new(tt);
+        self.options.hash_mib = mib;
         Ok(())
     }
 
@@ -575,45 +610,92 @@ impl Engine {
             params: self.options.params.clone(),
             time: self.options.time.clone(),
         };
-        let finished = Arc::new(AtomicBool::new(false));
-        let flag = finished.clone();
-        let sink: EventSink = Arc::new(move |e: Event| {
-            if matches!(e, Event::Done(_)) {
-                flag.store(true, Ordering::Release);
-            }
-            sink(e)
-        });
-        let handle = self
-            .session
-            .spawn(limits, options, self.tt.clone(), control.clone(), sink);
-        self.running = Some(Running {
+        let outbox = Arc::new(Outbox::new(sink));
+        let out = outbox.clone();
+        let sink: EventSink = Arc::new(move |e: Event| out.send(e));
+        let start = Instant::now();
+        let search = self.session.searcher();
+        let (tt, signals, given) = (self.tt.clone(), control.clone(), limits.clone());
+        let handle = std::thread::spawn(move || search(&given, &options, &tt, &signals, &*sink));
+        let running = Running {
             control,
             handle,
-            finished,
+            outbox,
+            limits,
+        };
+        if !running.limits.ponder {
+            self.arm_deadline(&running, start);
+        }
+        self.running = Some(running);
+        Ok(())
+    }
+
+    /// Searches the current position on the calling thread until its limits end it (there is
+    /// nobody to stop it: give it some), with the events of [`Engine::go`] sent to `sink` before
+    /// this returns. For batches of short searches: no thread to start, hand over to or join,
+    /// each of which costs a wait for a core on a loaded machine.
+    pub fn search_here(&mut self, limits: Limits, sink: EventSink) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        self.wait();
+        let options = SearchOptions {
+            threads: self.options.threads,
+            params: self.options.params.clone(),
+            time: self.options.time.clone(),
+        };
+        let outbox = Outbox::new(sink);
+        let search = self.session.searcher();
+        search(&limits, &options, &self.tt, &Control::new(false), &|e| {
+            outbox.send(e)
         });
         Ok(())
     }
 
-    /// Asks the running search (if any) to stop; it sends its `Done` within a few milliseconds.
-    /// Does not wait: see [`Engine::wait`].
-    pub fn stop(&self) {
-        if let Some(r) = &self.running {
-            r.control.stop();
+    /// Has the watchdog answer a timed search at its hard budget counted from `start` (see
+    /// `outbox`): the search's main thread stops there too, but may get a core later.
+    fn arm_deadline(&mut self, r: &Running, start: Instant) {
+        if let Some(hard) = TimeManager::new(&r.limits, start, &self.options.time).hard() {
+            self.watchdog
+                .arm(start + hard, r.control.clone(), r.outbox.clone());
         }
     }
 
-    /// The expected move was played: a ponder search becomes a timed search from now on.
-    pub fn ponder_hit(&self) {
+    /// Stops the running search (if any). Its `Done` is sent at once, on this thread, with the
+    /// move of the search's last report (a completed iteration, or an unfinished one that found a
+    /// better move: what the search itself would answer); only before its first report does the
+    /// search send `Done` itself, within a fraction of a millisecond of running. Either way the
+    /// answer does not wait for the search threads to be scheduled, which on a loaded machine can
+    /// take tens of milliseconds. Does not wait for them to end: see [`Engine::wait`].
+    pub fn stop(&self) {
         if let Some(r) = &self.running {
+            r.control.stop();
+            r.outbox.answer_now();
+        }
+    }
+
+    /// The expected move was played: a ponder search becomes a timed search from now on (its
+    /// deadline armed from now).
+    pub fn ponder_hit(&mut self) {
+        if let Some(r) = self.running.take() {
+            let now = Instant::now();
             r.control.ponder_hit();
+            if r.limits.ponder {
+                self.arm_deadline(&r, now);
+            }
+            self.running = Some(r);
         }
     }
 
     /// Whether a search is running (its `Done` has not been sent yet).
     pub fn is_searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.finished.load(Ordering::Acquire))
+        self.running.as_ref().is_some_and(|r| !r.outbox.finished())
+    }
+
+    /// Whether the thread of the last search has ended (or there was none); its `Done` may have
+    /// gone out well before.
+    pub fn search_thread_ended(&self) -> bool {
+        self.running.as_ref().is_none_or(|r| r.handle.is_finished())
     }
 
     /// Waits for the running search, if any, to end.

@@ -11,10 +11,10 @@
 //!   draw counters, notation, evaluation) and [`morris`] (Nine Men's Morris, the same shape);
 //! - the engine: [`search`] (iterative deepening alpha-beta with quiescence, Lazy SMP over the
 //!   shared [`tt`], limits and [`time`] management, reporting through callbacks: it never
-//!   prints), [`perft`]; [`variant`]: the run-time choice of game, resolved once by
-//!   [`dispatch!`]; [`engine`]: the facade the protocols drive (background searches, events,
-//!   options); [`track`]: a game being played and the one replay of games given as text;
-//!   [`pdn`]: game records;
+//!   prints), [`perft`]; [`memory`]: the check every table size given from outside passes;
+//!   [`variant`]: the run-time choice of game, resolved once by [`dispatch!`]; [`engine`]: the
+//!   facade the protocols drive (background searches, events, options); [`track`]: a game
+//!   being played and the one replay of games given as text; [`pdn`]: game records;
 //! - the ways in: [`protocol`] (Hub and DXP, parse and format only), [`matches`](mod@matches)
 //!   (engine matches), [`analysis`], [`render`], [`training`] (fitting the evaluation),
 //!   [`bench`](mod@bench) (the search signature), and the `tiao` command line (`src/cli`).
@@ -26,6 +26,7 @@ pub mod draughts;
 pub mod engine;
 pub mod game;
 pub mod matches;
+pub mod memory;
 pub mod morris;
 pub mod pdn;
 pub mod perft;

@@ -3,21 +3,28 @@
 //! Only the main search thread keeps time. It asks [`TimeManager::hard_expired`] every few
 //! thousand nodes (a few tenths of a millisecond) and [`TimeManager::start_next_iteration`] after
 //! each completed iteration. Two budgets:
-//! - the *soft* budget, the time we aim to spend: no new iteration starts once a fraction of it is
-//!   used (an iteration takes a few times longer than the previous one);
+//! - the *soft* budget, the time we aim to spend: with a clock, no new iteration starts once a
+//!   fraction of it is used (an iteration takes a few times longer than the previous one, and the
+//!   time not spent is saved for later moves);
 //! - the *hard* budget, never exceeded: the search is aborted mid-iteration and answers with the
 //!   last completed iteration's move, or with a move that the unfinished iteration proved better
 //!   (see `search::alphabeta`).
 //!
-//! A fixed time per move follows the same rule (no new iteration after a share of it), though the
-//! time left over cannot be saved: searching on until the time was up measured no gain (+8 ± 26
-//! Elo over 300 games at 0.1 s per move) and put every reply at the deadline, where a loaded
-//! machine made three of them late (`docs/strength.md`).
+//! A fixed time per move is used whole: the time left over cannot be saved for another move, and
+//! a user who gives a second expects a second's search (Scan answers at 100-110% of it). Its hard
+//! budget is the move time less the move overhead, but less at most a tenth of it
+//! ([`TimeParams::max_move_time_reserve`]), and iterations go on until that budget aborts one: the
+//! reply comes at 90-100% of the move time, plus the system's own lag. (Before, no iteration
+//! started after 60% of the budget, and replies came at 50-85% of it; searching on measured no
+//! Elo either way at 0.1 s per move, +8 ± 26 over 300 games, `docs/strength.md`.)
 //!
 //! Invariant (never lose on time): with a clock, the hard budget is at most a fraction of the time
-//! left plus the increment, less a fixed reserve for the protocol's latency; with a fixed time per
-//! move, it is that time less the same reserve. While pondering there is no budget; a ponder hit
-//! restarts the clock at the hit.
+//! left plus the increment, less a reserve of one move overhead (the protocol's lag) for this move
+//! and for each move to go (sudden death: [`TimeParams::default_moves_to_go`]); so the clock above
+//! the reserve shrinks geometrically at worst, and once it is spent every move gets a zero budget
+//! (the first iteration only, which is never aborted: microseconds), paid from the reserve: with
+//! the default 20 ms overhead, 620 ms, 200 moves with 3 ms of lag each. With a fixed time per move, the budget is at most that
+//! time. While pondering there is no budget; a ponder hit restarts the clock at the hit.
 
 use crate::search::Limits;
 use std::time::{Duration, Instant};
@@ -37,8 +44,11 @@ pub struct TimeParams {
     pub max_share: f64,
     /// Most of the time left (plus increment) the last move before a time control may use.
     pub max_share_last_move: f64,
-    /// No new iteration starts after this share of the soft budget.
+    /// No new iteration starts after this share of the soft budget (with a clock).
     pub next_iteration_share: f64,
+    /// Most of a fixed move time kept back for the move overhead, as a share of it (the search
+    /// uses at least the rest).
+    pub max_move_time_reserve: f64,
 }
 
 impl Default for TimeParams {
@@ -51,6 +61,7 @@ impl Default for TimeParams {
             max_share: 0.4,
             max_share_last_move: 0.8,
             next_iteration_share: 0.6,
+            max_move_time_reserve: 0.1,
         }
     }
 }
@@ -61,6 +72,8 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// The budget is a fixed move time, used whole (iterations go on until it is spent).
+    fixed: bool,
 }
 
 /// The least budget ever given (the search needs a few moments to produce a move).
@@ -71,10 +84,13 @@ impl TimeManager {
     pub fn new(limits: &Limits, start: Instant, p: &TimeParams) -> TimeManager {
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
+        let mut fixed = false;
         if let Some(t) = limits.move_time {
-            let b = t.saturating_sub(p.move_overhead).max(MIN_BUDGET);
+            let kept = p.move_overhead.min(t.mul_f64(p.max_move_time_reserve));
+            let b = t.saturating_sub(kept).max(MIN_BUDGET);
             soft = Some(b);
             hard = Some(b);
+            fixed = true;
         }
         if let Some(left) = limits.time {
             let available = left + limits.inc;
@@ -84,17 +100,28 @@ impl TimeManager {
             } else {
                 p.max_share
             };
-            let cap = available
-                .mul_f64(share)
-                .saturating_sub(p.move_overhead)
-                .max(MIN_BUDGET);
-            let base = left / mtg + limits.inc.mul_f64(p.inc_share);
-            let s = base.min(cap).max(MIN_BUDGET);
+            // Every move still to play costs the protocol's lag as well as its search: the overhead
+            // of this move and of the moves to go (sudden death: `default_moves_to_go`) is kept
+            // back, so that a long game on a small clock still has time for its last moves.
+            let reserve = p.move_overhead.saturating_mul(mtg.saturating_add(1));
+            // Below the reserve the budget is zero: the first iteration only (it is never
+            // aborted, and takes microseconds), the least a move can cost.
+            let cap = available.saturating_sub(reserve).mul_f64(share);
+            let base = left.saturating_sub(reserve) / mtg + limits.inc.mul_f64(p.inc_share);
+            let s = base.min(cap);
             let h = base.mul_f64(p.hard_factor).min(cap).max(s);
+            // The clock binds when its soft budget is shorter than the move time: spend as it
+            // says, saving what is not spent.
+            fixed &= soft.is_some_and(|x| x <= s);
             soft = Some(soft.map_or(s, |x| x.min(s)));
             hard = Some(hard.map_or(h, |x| x.min(h)));
         }
-        TimeManager { start, soft, hard }
+        TimeManager {
+            start,
+            soft,
+            hard,
+            fixed,
+        }
     }
 
     /// Restarts the clock (a ponder hit: the opponent played the expected move now).
@@ -119,13 +146,27 @@ impl TimeManager {
 
     /// Whether the hard budget is spent (abort now).
     pub fn hard_expired(&self) -> bool {
-        self.hard.is_some_and(|h| self.elapsed() >= h)
+        self.hard_expired_at(self.elapsed())
+    }
+
+    /// Whether the hard budget is spent after `elapsed`.
+    pub fn hard_expired_at(&self, elapsed: Duration) -> bool {
+        self.hard.is_some_and(|h| elapsed >= h)
     }
 
     /// Whether another iteration may start.
     pub fn start_next_iteration(&self, p: &TimeParams) -> bool {
-        self.soft
-            .is_none_or(|s| self.elapsed() < s.mul_f64(p.next_iteration_share))
+        self.start_next_iteration_at(self.elapsed(), p)
+    }
+
+    /// Whether another iteration may start after `elapsed`: with a fixed move time, until it is
+    /// spent; with a clock, until a share of the soft budget is.
+    pub fn start_next_iteration_at(&self, elapsed: Duration, p: &TimeParams) -> bool {
+        match self.soft {
+            None => true,
+            Some(_) if self.fixed => !self.hard_expired_at(elapsed),
+            Some(s) => elapsed < s.mul_f64(p.next_iteration_share),
+        }
     }
 }
 
@@ -138,11 +179,57 @@ mod tests {
     }
 
     #[test]
-    fn move_time_keeps_a_reserve() {
-        let t = tm(Limits::move_time(Duration::from_millis(500)));
-        assert_eq!(t.hard(), Some(Duration::from_millis(480)));
-        let t = tm(Limits::move_time(Duration::from_millis(5)));
-        assert_eq!(t.hard(), Some(MIN_BUDGET));
+    fn move_time_keeps_the_overhead_but_at_most_a_tenth() {
+        let ms = Duration::from_millis;
+        // The 20 ms overhead, or a tenth of a short move time: at least 90% is searched.
+        for (given, hard) in [
+            (500, 480.0),
+            (1000, 980.0),
+            (100, 90.0),
+            (30, 27.0),
+            (5, 4.5),
+        ] {
+            let t = tm(Limits::move_time(ms(given)));
+            assert_eq!(t.hard(), Some(ms(1).mul_f64(hard)), "{given} ms");
+            assert!(t.hard().unwrap() >= ms(given).mul_f64(0.9));
+            assert!(t.hard().unwrap() <= ms(given));
+        }
+        // A larger overhead is still capped at a tenth.
+        let p = TimeParams {
+            move_overhead: ms(400),
+            ..TimeParams::default()
+        };
+        let t = TimeManager::new(&Limits::move_time(ms(500)), Instant::now(), &p);
+        assert_eq!(t.hard(), Some(ms(450)));
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_searched_to_its_end_a_clock_is_saved() {
+        let ms = Duration::from_millis;
+        let p = TimeParams::default();
+        // A fixed second: iterations start until the budget (980 ms) is spent.
+        let t = tm(Limits::move_time(ms(1000)));
+        assert!(t.start_next_iteration_at(ms(850), &p));
+        assert!(t.start_next_iteration_at(ms(979), &p));
+        assert!(!t.start_next_iteration_at(ms(980), &p));
+        assert!(t.hard_expired_at(ms(980)) && !t.hard_expired_at(ms(979)));
+        // A clock: no new iteration after 60% of the soft budget.
+        let c = tm(Limits {
+            time: Some(ms(30_000)),
+            ..Limits::default()
+        });
+        let s = c.soft().unwrap();
+        assert!(c.start_next_iteration_at(s.mul_f64(0.5), &p));
+        assert!(!c.start_next_iteration_at(s.mul_f64(0.7), &p));
+        // A move time under a short clock: the clock binds and is saved.
+        let both = tm(Limits {
+            time: Some(ms(3_000)),
+            move_time: Some(ms(1000)),
+            ..Limits::default()
+        });
+        let s = both.soft().unwrap();
+        assert!(s < ms(1000));
+        assert!(!both.start_next_iteration_at(s.mul_f64(0.7), &p));
     }
 
     #[test]
@@ -172,6 +259,42 @@ mod tests {
                 "{left_ms} {inc_ms} {mtg:?}: {h:?}"
             );
         }
+    }
+
+    /// Plays `moves` moves on a sudden-death clock of `base`, each one spending its whole hard
+    /// budget (the worst case) plus `lag`; returns the clock's lowest point.
+    fn sudden_death(base: Duration, moves: u32, lag: Duration) -> f64 {
+        let p = TimeParams::default();
+        let mut left = base.as_secs_f64();
+        let mut lowest = left;
+        for _ in 0..moves {
+            let l = Limits {
+                time: Some(Duration::from_secs_f64(left.max(0.0))),
+                ..Limits::default()
+            };
+            let spent = TimeManager::new(&l, Instant::now(), &p).hard().unwrap() + lag;
+            left -= spent.as_secs_f64();
+            lowest = lowest.min(left);
+        }
+        lowest
+    }
+
+    #[test]
+    fn sudden_death_keeps_time_for_long_games() {
+        let ms = Duration::from_millis;
+        // 200 moves each (the match runner's 400 plies), every search to its hard budget, 2 ms
+        // of lag per move: the clock never runs out, from a minute down to half a second.
+        for base in [60_000, 10_000, 1_000, 500] {
+            let lowest = sudden_death(ms(base), 200, ms(2));
+            assert!(lowest > 0.0, "{base} ms: {lowest}");
+        }
+        // A clock at zero (or below the reserve) gives a zero budget: the first iteration only.
+        let t = tm(Limits {
+            time: Some(Duration::ZERO),
+            ..Limits::default()
+        });
+        assert_eq!(t.hard(), Some(Duration::ZERO));
+        assert!(!t.start_next_iteration_at(Duration::ZERO, &TimeParams::default()));
     }
 
     #[test]

@@ -21,7 +21,17 @@
 //! Invariants: scores are stored relative to the node (`search::score::to_tt`); a `move_index`
 //! of [`NO_MOVE`] means no move; the generation advances once per search ([`Tt::new_search`]) and
 //! ages old entries for replacement.
+//!
+//! Clearing costs what was written: the table is cut into chunks of [`CHUNK_BUCKETS`] buckets (1
+//! KiB), each with a bit raised by the first store into it, and [`Tt::clear`] zeroes only the
+//! chunks whose bit is up. A batch of small searches (`tiao analyze --positions`, one empty table
+//! per position) then clears kilobytes per position instead of the whole table. A store reads the
+//! bit (the bits of a 64 MiB table are 8 KiB, which stay in the first-level cache) and sets it
+//! only once per chunk. The bits follow the same relaxed ordering as the entries: `clear` runs
+//! when no search does (the engine joins its threads first), and the join orders every store
+//! before it.
 
+use crate::memory::{self, MemoryError};
 use std::mem::size_of;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -132,21 +142,20 @@ unsafe extern "C" {
 }
 
 impl Buckets {
-    fn new(len: usize) -> Buckets {
+    /// `len` zeroed buckets (at least one), or `None` when the size does not fit the address
+    /// space or the allocation fails.
+    fn try_new(len: usize) -> Option<Buckets> {
         let len = len.max(1);
-        let size = len * size_of::<Bucket>();
+        let size = len.checked_mul(size_of::<Bucket>())?;
         let align = if size >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<Bucket>()
         };
-        let layout = std::alloc::Layout::from_size_align(size, align)
-            .expect("transposition table size overflows");
+        let layout = std::alloc::Layout::from_size_align(size, align).ok()?;
         // SAFETY: `layout` has a non-zero size.
         let raw = unsafe { std::alloc::alloc(layout) };
-        if raw.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
+        let ptr = std::ptr::NonNull::new(raw.cast::<Bucket>())?;
         #[cfg(target_os = "linux")]
         if align == HUGE_PAGE {
             const MADV_HUGEPAGE: std::ffi::c_int = 14;
@@ -158,11 +167,7 @@ impl Buckets {
         // SAFETY: `raw` is valid for `size` bytes, and all-zero bytes are a valid `Bucket` (its
         // atomics holding 0).
         unsafe { std::ptr::write_bytes(raw, 0, size) };
-        Buckets {
-            ptr: std::ptr::NonNull::new(raw.cast()).expect("checked non-null"),
-            len,
-            layout,
-        }
+        Some(Buckets { ptr, len, layout })
     }
 
     #[inline(always)]
@@ -183,17 +188,44 @@ impl Drop for Buckets {
 pub struct Tt {
     buckets: Buckets,
     generation: AtomicU8,
+    /// One bit per chunk of [`CHUNK_BUCKETS`] buckets: written since the last clear.
+    dirty: Box<[AtomicU64]>,
 }
 
+/// Buckets per chunk of the clearing flags (16 buckets of 64 bytes: 1 KiB).
+pub const CHUNK_BUCKETS: usize = 16;
+
 impl Tt {
-    /// A table of about `mib` MiB (at least one bucket).
-    pub fn new(mib: usize) -> Tt {
-        let n = (mib.saturating_mul(MIB) / size_of::<Bucket>()).max(1);
-        let buckets = Buckets::new(n);
-        Tt {
+    /// A table of about `mib` MiB (at least one bucket), or why it cannot be had: more than the
+    /// memory available ([`memory::check`]), a size beyond the address space, or an allocation
+    /// the system refused. Every size that comes from outside (options, command lines) is
+    /// allocated here.
+    pub fn try_new(mib: usize) -> Result<Tt, MemoryError> {
+        memory::check("hash", mib as u64)?;
+        let failed = || MemoryError::AllocFailed {
+            what: "hash".into(),
+            requested_mib: mib as u64,
+        };
+        let n = (mib.checked_mul(MIB).ok_or_else(failed)? / size_of::<Bucket>()).max(1);
+        let buckets = Buckets::try_new(n).ok_or_else(failed)?;
+        let words = n.div_ceil(CHUNK_BUCKETS).div_ceil(64);
+        let mut dirty = Vec::new();
+        dirty.try_reserve_exact(words).map_err(|_| failed())?;
+        dirty.resize_with(words, AtomicU64::default);
+        Ok(Tt {
             buckets,
             generation: AtomicU8::new(0),
-        }
+            dirty: dirty.into_boxed_slice(),
+        })
+    }
+
+    /// A table of a size fixed in the code (tests, benches, the openings' short searches).
+    ///
+    /// # Panics
+    ///
+    /// When the memory cannot be had (see [`Tt::try_new`], which sizes given from outside use).
+    pub fn new(mib: usize) -> Tt {
+        Tt::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Size in MiB (rounded down).
@@ -201,12 +233,22 @@ impl Tt {
         self.buckets.len * size_of::<Bucket>() / MIB
     }
 
-    /// Empties every entry (a new game).
+    /// Empties every entry (a new game), zeroing only the chunks written since the last clear.
+    /// Call it only while no search uses the table.
     pub fn clear(&self) {
-        for b in self.buckets.as_slice() {
-            for e in &b.entries {
-                e.check.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
+        let buckets = self.buckets.as_slice();
+        for (w, word) in self.dirty.iter().enumerate() {
+            let mut bits = word.swap(0, Ordering::Relaxed);
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let end = ((c + 1) * CHUNK_BUCKETS).min(buckets.len());
+                for b in &buckets[c * CHUNK_BUCKETS..end] {
+                    for e in &b.entries {
+                        e.check.store(0, Ordering::Relaxed);
+                        e.data.store(0, Ordering::Relaxed);
+                    }
+                }
             }
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -217,11 +259,15 @@ impl Tt {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The index of a key's bucket.
+    #[inline(always)]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len as u128) >> 64) as usize
+    }
+
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        let b = self.buckets.as_slice();
-        let i = ((key as u128 * b.len() as u128) >> 64) as usize;
-        &b[i]
+        &self.buckets.as_slice()[self.index(key)]
     }
 
     /// Hints the CPU to fetch a key's bucket.
@@ -263,7 +309,13 @@ impl Tt {
         bound: Bound,
     ) {
         let generation = self.generation.load(Ordering::Relaxed) & GEN_MASK;
-        let bucket = self.bucket(key);
+        let index = self.index(key);
+        let bucket = &self.buckets.as_slice()[index];
+        let chunk = index / CHUNK_BUCKETS;
+        let (word, bit) = (&self.dirty[chunk / 64], 1u64 << (chunk % 64));
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
         let mut victim = &bucket.entries[0];
         let mut victim_worth = i32::MAX;
         let mut old_move = NO_MOVE;
@@ -355,6 +407,39 @@ mod tests {
     }
 
     #[test]
+    fn clear_zeroes_the_written_chunks_and_only_them() {
+        let tt = Tt::new(1);
+        let keys: Vec<u64> = (1..200u64)
+            .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, 5, 0, 1, 3, Bound::Exact);
+        }
+        let written: u32 = tt
+            .dirty
+            .iter()
+            .map(|w| w.load(Ordering::Relaxed).count_ones())
+            .sum();
+        assert!(written > 0 && written as usize <= keys.len(), "{written}");
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        assert!(tt.dirty.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+        // Every bucket is zero again, as a fresh table's.
+        let zero = tt
+            .buckets
+            .as_slice()
+            .iter()
+            .flat_map(|b| &b.entries)
+            .all(|e| e.check.load(Ordering::Relaxed) == 0 && e.data.load(Ordering::Relaxed) == 0);
+        assert!(zero);
+        // A table whose size is not a whole number of chunks: the last, partial chunk too.
+        let odd = Tt::new(0);
+        odd.store(3, 1, 0, 0, 1, Bound::Lower);
+        odd.clear();
+        assert!(odd.probe(3).is_none());
+    }
+
+    #[test]
     fn torn_entries_are_misses() {
         let tt = Tt::new(1);
         tt.store(7, 1, 0, 0, 1, Bound::Exact);
@@ -365,6 +450,20 @@ mod tests {
             .unwrap();
         slot.data.fetch_xor(1 << 20, Ordering::Relaxed);
         assert!(tt.probe(7).is_none());
+    }
+
+    #[test]
+    fn sizes_beyond_the_machine_are_errors_not_aborts() {
+        // Past the address space: no layout, an error.
+        let e = Tt::try_new(usize::MAX).err().expect("refused");
+        assert!(e.to_string().starts_with("hash: "), "{e}");
+        // A size that fits the address space but not this machine (1 TiB): refused up front
+        // with the figures, before anything is allocated.
+        if memory::available_mib().is_some() {
+            let e = Tt::try_new(1 << 20).err().expect("refused");
+            assert!(e.to_string().contains("1048576 MiB requested"), "{e}");
+        }
+        assert!(Tt::try_new(1).is_ok());
     }
 
     #[test]

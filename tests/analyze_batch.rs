@@ -191,3 +191,45 @@ fn a_pdn_file_gives_moves_a_review_and_plots() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// One batch for a whole PDN file: games of other variants (tags) among them, a game that does
+/// not replay and thousands of empty games come back in file order, each game analysed under its
+/// own rules, with the same results with one worker or two. (Each worker keeps one table for
+/// the whole batch and empties it for every position at the cost of what was written: 100,000
+/// small games take seconds, docs/tools.md.)
+#[test]
+fn a_large_mixed_pdn_file_is_one_batch_in_file_order() {
+    let dir = temp_dir("mixed");
+    let file = dir.join("mixed.pdn");
+    let mut text = String::new();
+    text.push_str("[Event \"a\"]\n[Result \"*\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n");
+    text.push_str("[Event \"b\"]\n[GameType \"25\"]\n[Result \"*\"]\n1. c3-d4 f6-e5 *\n\n");
+    text.push_str("[Event \"c\"]\n[Result \"*\"]\n1. 32-28 19-23 2. 99-98 *\n\n");
+    for _ in 0..2000 {
+        text.push_str("[Event \"empty\"]\n[Result \"*\"]\n*\n\n");
+    }
+    text.push_str("[Event \"d\"]\n[Result \"*\"]\n1. 33-28 *\n\n");
+    std::fs::write(&file, text).unwrap();
+    let run = |jobs: &str| {
+        let lines = run_ok(
+            tiao()
+                .args(["analyze", "--depth", "3", "-q", "--jobs", jobs, "--pdn"])
+                .arg(&file),
+        );
+        lines
+            .into_iter()
+            .map(|mut l| {
+                l.as_object_mut().unwrap().remove("time_ms");
+                l
+            })
+            .collect::<Vec<_>>()
+    };
+    let lines = run("2");
+    let games: Vec<u64> = lines.iter().map(|l| l["game"].as_u64().unwrap()).collect();
+    assert_eq!(games, [1, 1, 1, 1, 2, 2, 3, 2004], "{lines:?}");
+    assert!(lines[6]["error"].as_str().unwrap().contains("99-98"));
+    // The russian game under its own rules: algebraic squares.
+    assert_eq!(lines[4]["played"], "c3-d4");
+    assert_eq!(lines[7]["played"], "33-28");
+    assert_eq!(run("1"), lines);
+}

@@ -1,10 +1,11 @@
 //! The command line's manners: a reader that stops early (`| head`) ends the program quietly, as
 //! Unix tools do, instead of a panic; search parameters set with `--set` reach the search, and a
-//! bad one is an error naming it.
+//! bad one is an error naming it; a table larger than the memory available is refused with the
+//! figures, never an abort.
 
 mod cli_support;
 
-use cli_support::tiao;
+use cli_support::{tiao, tiao_env};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -77,4 +78,210 @@ fn bench_and_analyze_take_search_parameters() {
         assert!(!ok, "--set {bad} accepted");
         assert!(err.contains(&format!("--set {bad}")), "{bad}: {err}");
     }
+}
+
+/// The memory tiao is told it may use in the tests below (the test-only cap of `tiao::memory`).
+const CAP: (&str, &str) = ("TIAO_MEMORY_MIB", "100");
+
+/// Runs `tiao` under [`CAP`] and checks it fails cleanly (exit status 1, no panic, no abort)
+/// with a message naming every figure of `needles`.
+fn refused(args: &[&str], needles: &[&str]) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(args)
+        .env(CAP.0, CAP.1)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(err.contains("error: "), "{args:?}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{err}"
+    );
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: no '{n}' in {err}");
+    }
+}
+
+#[test]
+fn tables_beyond_the_memory_available_are_refused_up_front() {
+    refused(
+        &["bench", "--hash", "200"],
+        &["--hash", "200 MiB", "100 MiB"],
+    );
+    refused(
+        &["analyze", "--hash", "200"],
+        &["--hash", "200 MiB", "100 MiB"],
+    );
+    refused(
+        &["dxp", "--hash", "200", "--listen", "127.0.0.1:0"],
+        &["--hash", "200 MiB", "100 MiB"],
+    );
+    // Batches: one table per parallel search.
+    let dir = std::env::temp_dir().join(format!("tiao-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let positions = dir.join("positions.txt");
+    std::fs::write(
+        &positions,
+        "W:W31-50:B1-20 a\nB:W31-50:B1-20 b\nW:W32-50:B1-20 c\n",
+    )
+    .unwrap();
+    let file = positions.to_str().unwrap();
+    refused(
+        &[
+            "analyze",
+            "--positions",
+            file,
+            "--jobs",
+            "3",
+            "--hash",
+            "40",
+        ],
+        &["--jobs", "--hash", "120 MiB", "100 MiB"],
+    );
+    // Within the cap, the same batch runs.
+    let (out, err, ok) = tiao_env(
+        &[
+            "analyze",
+            "--positions",
+            file,
+            "--jobs",
+            "2",
+            "--hash",
+            "40",
+            "--depth",
+            "2",
+        ],
+        &[CAP],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    // Matches: every game in progress holds a table per built-in engine.
+    refused(
+        &[
+            "match",
+            "--engine",
+            "tiao hash=60",
+            "--engine",
+            "tiao hash=60",
+            "--depth",
+            "1",
+        ],
+        &["--concurrency", "120 MiB", "100 MiB"],
+    );
+    refused(
+        &[
+            "match",
+            "--engine",
+            "tiao hash=30",
+            "--engine",
+            "tiao hash=30",
+            "--depth",
+            "1",
+            "--concurrency",
+            "2",
+        ],
+        &["--concurrency 2", "120 MiB", "100 MiB"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn numbers_are_checked_when_the_command_line_is_read() {
+    // (arguments, what the message must name): NaN, infinities, negative, zero and absurd
+    // values are refused before anything runs, with clap's usage status 2 or tiao's 1, never a
+    // panic (101) or a run with the value clamped behind the user's back.
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "--movetime", "nan"], "--movetime"),
+        (
+            &["analyze", "--movetime", "inf", "--positions", "-"],
+            "--movetime",
+        ),
+        (
+            &["analyze", "--movetime=-1", "--pdn", "x.pdn"],
+            "--movetime",
+        ),
+        (&["analyze", "--movetime", "0"], "above 0"),
+        (&["analyze", "--depth", "0"], "--depth"),
+        (&["analyze", "--depth", "4000000000"], "--depth"),
+        (&["analyze", "--threads", "0"], "--threads"),
+        (&["analyze", "--hash", "100000"], "--hash"),
+        (&["analyze", "--jobs", "0", "--positions", "-"], "--jobs"),
+        (&["bench", "--depth", "500"], "--depth"),
+        (&["bench", "--hash", "0"], "--hash"),
+        (
+            &["perft", "--depth", "3", "--threads", "100000"],
+            "--threads",
+        ),
+        (&["board", "--square", "nan"], "--square"),
+        (&["dxp", "--move-time", "nan"], "--move-time"),
+        (&["dxp", "--threads", "1000"], "--threads"),
+        (
+            &[
+                "match", "--engine", "tiao", "--engine", "tiao", "--alpha", "nan",
+            ],
+            "--alpha",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--concurrency",
+                "1000000",
+            ],
+            "--concurrency",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--hang-timeout",
+                "inf",
+            ],
+            "--hang-timeout",
+        ),
+        (
+            &[
+                "match", "--engine", "tiao", "--engine", "tiao", "--games", "0",
+            ],
+            "--games",
+        ),
+        (
+            &["match", "--engine", "tiao hash=100000", "--engine", "tiao"],
+            "hash=100000",
+        ),
+        (
+            &["match", "--engine", "tiao threads=0", "--engine", "tiao"],
+            "threads=0",
+        ),
+        (
+            &["match", "--engine", "tiao lmr-base=nan", "--engine", "tiao"],
+            "nan",
+        ),
+        (&["analyze", "--set", "rfp-margin=inf"], "rfp-margin=inf"),
+    ];
+    for (args, needle) in cases {
+        let (_, err, ok) = tiao(args);
+        assert!(!ok, "{args:?} accepted");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: no '{needle}' in {err}");
+    }
+}
+
+#[test]
+fn a_fen_with_unknown_or_missing_fields_is_refused() {
+    for (fen, needle) in [("W:X31-50:Y1-20", "'X31-50'"), ("W", "no pieces")] {
+        let (out, err, ok) = tiao(&["analyze", "--fen", fen, "--depth", "2"]);
+        assert!(!ok && out.is_empty(), "{fen}: {out}");
+        assert!(err.contains(needle), "{fen}: {err}");
+    }
+    // Lower-case letters read as PDN's upper-case ones: the start position.
+    let (out, _, ok) = tiao(&["analyze", "--fen", "w:w31-50:b1-20", "--depth", "2"]);
+    assert!(ok && out.contains("position W:W31,32,"), "{out}");
 }

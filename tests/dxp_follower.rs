@@ -334,3 +334,73 @@ fn other_variants_are_refused() {
             .contains("DXP is defined for international draughts")
     );
 }
+
+#[test]
+fn a_peer_that_never_moves_loses_on_its_clock_and_is_disconnected() {
+    // The peer's clock: 1 s for the game (test-only --peer-clock), plus the 1 s grace.
+    let (t, port) = Tiao::follower(&["--depth", "2", "--hash", "4", "--peer-clock", "1"]);
+    let (mut p, _) = game_as_peer_white(port);
+    // It never moves: tiao ends the game on time, says so, and closes.
+    let rest = p.until_closed();
+    assert!(
+        rest.iter()
+            .any(|m| m.starts_with('C') && m.contains("your time is up")),
+        "{rest:?}"
+    );
+    assert!(rest.iter().any(|m| m.starts_with("E")), "{rest:?}");
+    let line = t.wait_out("game 1:");
+    assert!(line.contains("0-2 [tiao won"), "{line}");
+    assert!(line.contains("lost on time"), "{line}");
+    // The follower serves the next connection.
+    still_serves(port);
+}
+
+#[test]
+fn a_quiet_connection_is_closed_and_a_second_client_is_refused_clearly() {
+    let (t, port) = Tiao::follower(&["--depth", "2", "--hash", "4", "--idle-timeout", "1.5"]);
+    // A connection that sends nothing (or only chats) is closed after the idle timeout.
+    let mut quiet = Peer::connect(port);
+    quiet.send("Cstill here");
+    quiet.closed_with("nothing from the peer for 2 s");
+    t.wait_log("nothing from the peer");
+    // While a game is being played, a second client is told why and refused.
+    let (mut first, mut b) = game_as_peer_white(port);
+    let mut second = Peer::connect(port);
+    second.send(&gamereq(Color::White, 1, 0));
+    let answer = second.until_closed();
+    assert!(
+        answer
+            .iter()
+            .any(|m| m.starts_with('C') && m.contains("playing on another connection")),
+        "{answer:?}"
+    );
+    assert!(
+        answer
+            .iter()
+            .any(|m| m.starts_with("A") && m.ends_with('3')),
+        "{answer:?}"
+    );
+    t.wait_log("refused: tiao is playing on another connection");
+    // The first game goes on.
+    b.answer(&mut first);
+    let reply = first.next().expect("tiao answers");
+    assert!(reply.starts_with('M') || reply.starts_with('E'), "{reply}");
+    drop(first);
+    // A client that comes right after a connection ends is served.
+    still_serves(port);
+}
+
+#[test]
+fn a_flood_of_lone_nuls_writes_a_bounded_log() {
+    let (t, port) = follower();
+    let mut p = Peer::connect(port);
+    p.send_raw(&[0u8; 20_000]);
+    // Still served: a game request after the flood is accepted.
+    p.new_game(Color::Black, 1, 0);
+    drop(p);
+    t.wait_log("connection 1 closed");
+    let log = t.log_text();
+    let nul_lines = log.matches("lone NUL").count();
+    assert!(nul_lines <= 200, "{nul_lines} lines for 20,000 NULs");
+    assert!(log.contains("log lines from this peer dropped"), "{log}");
+}

@@ -1,6 +1,10 @@
-//! The Hub loop while a search runs: `ping` answered at once, `stop` answered with `done` within
-//! 100 ms, ponder and `ponder-hit`, other commands stopping the search first, and `quit` or the end
-//! of the input ending the process promptly.
+//! The Hub loop while a search runs: `ping` answered during the search, `stop` answered with
+//! `done` and nothing after it (one and two threads), ponder and `ponder-hit`, other commands
+//! stopping the search first, `quit` or the end of the input ending the process, and more threads
+//! than cores accepted with an `info` line saying so.
+//!
+//! No test here measures how fast: the waits are deadlines of seconds that only catch a hang.
+//! How fast `stop` is answered is measured by `tiao bench --stop-latency` and written in the docs.
 
 mod hub_common;
 
@@ -16,23 +20,48 @@ fn infinite(e: &mut Engine) {
 }
 
 #[test]
-fn stop_during_infinite_answers_done_within_100_ms() {
-    let mut e = Engine::hub();
-    e.send("init");
-    e.expect("ready");
-    let mut worst = Duration::ZERO;
-    for _ in 0..3 {
-        infinite(&mut e);
-        let t = Instant::now();
-        e.send("stop");
-        let (done, _) = e.until("done", PATIENCE);
-        worst = worst.max(t.elapsed());
-        assert!(value(&done, "move").is_some(), "{done}");
+fn stop_during_infinite_answers_done_and_nothing_after() {
+    for threads in [1, 2] {
+        let mut e = Engine::hub();
+        e.send(&format!("set-param name=threads value={threads}"));
+        e.send("init");
+        e.expect("ready");
+        for _ in 0..3 {
+            infinite(&mut e);
+            e.send("stop");
+            let (done, before) = e.until("done", PATIENCE);
+            assert!(value(&done, "move").is_some(), "{done}");
+            assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+            // After `done`, nothing more comes, though the search threads may still be ending.
+            e.quiet(Duration::from_millis(100));
+        }
+        e.quit();
     }
-    eprintln!("stop -> done: at most {worst:?}");
-    assert!(worst < Duration::from_millis(100), "{worst:?}");
-    // After `done`, nothing more comes.
-    e.quiet(Duration::from_millis(100));
+}
+
+#[test]
+fn more_threads_than_cores_are_accepted_and_said() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut e = Engine::hub();
+    e.send(&format!("set-param name=threads value={cores}"));
+    e.send("ping");
+    e.expect("pong");
+    e.send(&format!("set-param name=threads value={}", cores + 1));
+    let info = e.expect("info");
+    let message = value(&info, "message").unwrap_or_default();
+    assert!(
+        message.contains(&format!("{} search threads on {cores} core", cores + 1)),
+        "{info}"
+    );
+    assert!(
+        !message.contains('='),
+        "a value pydraughts can split: {info}"
+    );
+    // Accepted: the search runs with them and answers.
+    e.send("level depth=3");
+    e.send("go think");
+    let (done, _) = e.until("done", PATIENCE);
+    assert!(value(&done, "move").is_some(), "{done}");
     e.quit();
 }
 
@@ -41,14 +70,9 @@ fn ping_is_answered_during_a_search() {
     let mut e = Engine::hub();
     infinite(&mut e);
     for _ in 0..3 {
-        let t = Instant::now();
         e.send("ping");
         let (_, before) = e.until("pong", PATIENCE);
-        assert!(
-            t.elapsed() < Duration::from_millis(100),
-            "{:?}",
-            t.elapsed()
-        );
+        // Answered while the search runs: no `done` before the `pong`.
         assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
     }
     e.send("stop");
@@ -67,11 +91,9 @@ fn ponder_then_ponder_hit() {
     while let Some(l) = e.next_line(Duration::from_millis(700).saturating_sub(t.elapsed())) {
         assert!(l.starts_with("info "), "{l}");
     }
-    let t = Instant::now();
+    // After the hit the 0.5 s budget applies: `done` comes by itself, without a `stop`.
     e.send("ponder-hit");
     let (done, _) = e.until("done", PATIENCE);
-    let spent = t.elapsed();
-    assert!(spent < Duration::from_millis(500), "{spent:?}");
     assert!(value(&done, "move").is_some());
     // A ponder search that misses is stopped.
     e.send("pos start moves=\"32-28 18-23\"");
@@ -79,7 +101,7 @@ fn ponder_then_ponder_hit() {
     e.send("go ponder");
     std::thread::sleep(Duration::from_millis(200));
     e.send("stop");
-    e.until("done", Duration::from_millis(500));
+    e.until("done", PATIENCE);
     e.quit();
 }
 
@@ -109,20 +131,14 @@ fn another_command_stops_the_search_first() {
     e.quit();
 }
 
-/// Runs an infinite search, ends the session with `end`, and checks the process exits with
-/// status 0 well within half a second.
+/// Runs an infinite search, ends the session with `end`, and checks the process exits by itself
+/// with status 0 (the deadline of seconds only catches a hang).
 fn exits_promptly(end: impl FnOnce(&mut Engine)) {
     let mut e = Engine::hub();
     infinite(&mut e);
-    let t = Instant::now();
     end(&mut e);
-    let status = e.wait_exit(Duration::from_secs(5));
+    let status = e.wait_exit(PATIENCE);
     assert!(status.success());
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
 }
 
 #[test]

@@ -1,9 +1,11 @@
 //! The engine facade: positions and typed errors, options, background searches, stop, ponder,
-//! time limits, and the events a protocol layer receives.
+//! time limits, and the events a protocol layer receives. No test measures a duration (deadlines
+//! of seconds only catch hangs): timing is measured by `tiao bench --stop-latency` and
+//! `--move-time-usage`, and written in the docs.
 
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tiao::engine::{Done, Engine, EngineError, EngineOptions, Event, EventSink};
 use tiao::search::Limits;
 use tiao::variant::{DrawRuleSet, GameKind, Variant};
@@ -105,60 +107,95 @@ fn options() {
 }
 
 #[test]
-fn infinite_search_stops_within_milliseconds() {
-    let mut e = engine(Variant::International);
-    let (sink, rx) = channel();
-    e.go(Limits::infinite(), sink).unwrap();
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(e.is_searching());
-    assert!(matches!(
-        e.go(Limits::depth(1), channel().0),
-        Err(EngineError::Busy)
-    ));
-    let t = Instant::now();
-    e.stop();
-    let d = done(&rx, Duration::from_secs(5));
-    let latency = t.elapsed();
-    assert!(latency < Duration::from_millis(100), "{latency:?}");
-    assert!(d.best.is_some() && d.depth >= 1);
-    e.wait();
-    assert!(!e.is_searching());
-}
-
-#[test]
-fn move_time_is_kept() {
-    let mut e = engine(Variant::International);
-    let (sink, rx) = channel();
-    let t = Instant::now();
-    e.go(Limits::move_time(Duration::from_millis(300)), sink)
+fn stop_answers_at_once_from_the_last_report() {
+    for threads in [1, 2] {
+        let mut e = Engine::new(
+            GameKind::new(Variant::International),
+            EngineOptions {
+                threads,
+                ..EngineOptions::default()
+            },
+        )
         .unwrap();
-    let d = done(&rx, Duration::from_secs(5));
-    let spent = t.elapsed();
-    assert!(spent <= Duration::from_millis(400), "{spent:?}");
-    assert!(d.best.is_some());
+        let (sink, rx) = channel();
+        e.go(Limits::infinite(), sink).unwrap();
+        let mut last = None;
+        while last
+            .as_ref()
+            .is_none_or(|i: &tiao::engine::Info| i.depth < 4)
+        {
+            match rx.recv_timeout(Duration::from_secs(5)).expect("reports") {
+                Event::Info(i) => last = Some(i),
+                Event::Done(d) => panic!("an infinite search ended: {d:?}"),
+            }
+        }
+        assert!(e.is_searching());
+        assert!(matches!(
+            e.go(Limits::depth(1), channel().0),
+            Err(EngineError::Busy)
+        ));
+        e.stop();
+        // `Done` is there when `stop` returns: it did not wait for the search threads, which
+        // end on their own afterwards.
+        assert!(!e.is_searching());
+        let mut events: Vec<Event> = rx.try_iter().collect();
+        let Some(Event::Done(d)) = events.pop() else {
+            panic!("no Done when stop returned: {events:?}");
+        };
+        let last = events
+            .into_iter()
+            .map(|ev| match ev {
+                Event::Info(i) => i,
+                Event::Done(_) => panic!("two Done"),
+            })
+            .next_back()
+            .or(last)
+            .unwrap();
+        assert_eq!(d.best.as_ref(), last.pv.first(), "{threads} thread(s)");
+        assert_eq!(d.depth, last.depth);
+        e.wait();
+        // Nothing after `Done`.
+        assert!(rx.try_recv().is_err());
+    }
 }
 
 #[test]
-fn clock_is_never_exceeded() {
+fn a_search_ended_by_its_limits_answers_with_its_last_report() {
+    // Short move times and clocks, so that many searches end in the middle of an iteration:
+    // the answer is always the last report's move (a completed iteration, or the unfinished one
+    // that found a better move, reported just before `Done`).
     let mut e = engine(Variant::International);
-    let (sink, rx) = channel();
-    let t = Instant::now();
-    e.go(
+    let limits = [
+        Limits::move_time(Duration::from_millis(30)),
+        Limits::move_time(Duration::from_millis(70)),
         Limits {
             time: Some(Duration::from_millis(150)),
             inc: Duration::from_millis(10),
             ..Limits::default()
         },
-        sink,
-    )
-    .unwrap();
-    let d = done(&rx, Duration::from_secs(5));
-    assert!(
-        t.elapsed() < Duration::from_millis(160),
-        "{:?}",
-        t.elapsed()
-    );
-    assert!(d.best.is_some());
+    ];
+    for (i, limits) in limits.iter().cycle().take(9).enumerate() {
+        let moves = ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"];
+        e.set_position(None, &moves[..i % moves.len()]).unwrap();
+        if e.legal_moves().len() < 2 {
+            continue; // a single legal move is answered at once, without a report
+        }
+        let (sink, rx) = channel();
+        e.go(limits.clone(), sink).unwrap();
+        let mut last = None;
+        let d = loop {
+            match rx
+                .recv_timeout(Duration::from_secs(5))
+                .expect("Done in time")
+            {
+                Event::Info(info) => last = Some(info),
+                Event::Done(d) => break d,
+            }
+        };
+        let last = last.expect("a report before Done");
+        assert_eq!(d.best.as_ref(), last.pv.first(), "{limits:?}");
+        assert_eq!((d.depth, d.score), (last.depth, last.score));
+    }
 }
 
 #[test]
@@ -176,14 +213,9 @@ fn ponder_waits_for_the_hit() {
     .unwrap();
     std::thread::sleep(Duration::from_millis(300));
     assert!(e.is_searching(), "pondering has no time limit");
-    let t = Instant::now();
+    // After the hit the 100 ms apply: `Done` comes by itself.
     e.ponder_hit();
     let d = done(&rx, Duration::from_secs(5));
-    assert!(
-        t.elapsed() < Duration::from_millis(200),
-        "{:?}",
-        t.elapsed()
-    );
     assert!(d.best.is_some());
 }
 

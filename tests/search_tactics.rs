@@ -113,6 +113,7 @@ fn single_legal_move_is_answered_at_once() {
         &Tt::new(1),
         &Control::new(false),
         &mut |_| panic!("no iteration is searched"),
+        &mut |_| {},
     );
     assert_eq!(best_pdn(&pos, &r), "28x19");
     assert_eq!(r.depth, 0);
@@ -152,6 +153,7 @@ fn two_threads_agree_with_one_on_tactics() {
                 &Tt::new(8),
                 &Control::new(false),
                 &mut |_| {},
+                &mut |_| {},
             );
             assert_eq!(best_pdn(&pos, &r), expected, "{fen} threads {threads}");
         }
@@ -161,6 +163,7 @@ fn two_threads_agree_with_one_on_tactics() {
 #[test]
 fn node_limit_is_exact_with_one_thread() {
     let pos = Intl::start();
+    let mut handed = None;
     let r = search(
         &pos,
         &[],
@@ -169,6 +172,12 @@ fn node_limit_is_exact_with_one_thread() {
         &Tt::new(4),
         &Control::new(false),
         &mut |_| {},
+        &mut |result| handed = Some(result.clone()),
+    );
+    assert_eq!(
+        handed.as_ref(),
+        Some(&r),
+        "the result handed over is the one returned"
     );
     assert!(r.best.is_some());
     assert!(r.nodes <= 20_000, "{}", r.nodes);
@@ -183,7 +192,7 @@ fn node_limit_is_exact_with_one_thread() {
 #[test]
 fn an_unfinished_iteration_answers_with_a_proven_better_move() {
     let pos = Intl::start();
-    let search_with = |limits: &Limits, reports: &mut Vec<(u32, u64, String)>| {
+    let search_with = |limits: &Limits, reports: &mut Vec<(u32, u64, String, bool)>| {
         let r = search(
             &pos,
             &[],
@@ -191,12 +200,22 @@ fn an_unfinished_iteration_answers_with_a_proven_better_move() {
             &SearchOptions::default(),
             &Tt::new(8),
             &Control::new(false),
-            &mut |rep| reports.push((rep.depth, rep.nodes, pos.move_to_pdn(&rep.pv[0]))),
+            &mut |rep| {
+                let m = pos.move_to_pdn(&rep.pv[0]);
+                reports.push((rep.depth, rep.nodes, m, rep.partial))
+            },
+            &mut |_| {},
         );
         (r.depth, best_pdn(&pos, &r))
     };
-    let mut iterations = Vec::new();
-    search_with(&Limits::depth(14), &mut iterations);
+    // The completed iterations (a partial report comes as soon as a better move is found).
+    let mut reports = Vec::new();
+    search_with(&Limits::depth(14), &mut reports);
+    let iterations: Vec<(u32, u64, String)> = reports
+        .into_iter()
+        .filter(|r| !r.3)
+        .map(|(d, n, m, _)| (d, n, m))
+        .collect();
     let mut partial = 0;
     for pair in iterations.windows(2) {
         let ((d0, n0, m0), (d1, n1, m1)) = (&pair[0], &pair[1]);
@@ -209,6 +228,11 @@ fn an_unfinished_iteration_answers_with_a_proven_better_move() {
             let (depth, best) = search_with(&Limits::nodes(limit), &mut reports);
             let last = reports.last().expect("an iteration");
             assert_eq!(last.2, best, "the last report carries the answer");
+            assert_eq!(
+                last.3,
+                depth == *d1,
+                "a partial report when the move came early"
+            );
             if depth == *d1 {
                 assert_ne!(
                     &best, m0,

@@ -1,9 +1,12 @@
 //! Batch analysis: many positions searched in parallel, and game review.
 //!
-//! - [`analyze_batch`]: searches a list of [`Job`]s (a position, or a game prefix) on a rayon
-//!   pool, one [`Engine`] per worker; each search starts from an empty table, so that with depth
-//!   or node limits and one thread per search the results do not depend on the number of workers
-//!   or on the order. Results come back in input order.
+//! - [`analyze_batch`]: searches a list of [`Job`]s (a position, or a game prefix, each under
+//!   its own game if it says so) on a rayon pool, one [`Engine`] and so one table per worker for
+//!   the whole batch; each search starts from an empty table, so that with depth or node limits
+//!   and one thread per search the results do not depend on the number of workers or on the
+//!   order. Emptying the table costs what the previous search wrote (see `tt`), so a batch of
+//!   100,000 small positions or games takes seconds, not a table's zeroing each. Results come back
+//!   in input order.
 //! - [`review`]: the score before and after every move of a game, the engine's best move, and
 //!   the mistakes, judged by how much the score dropped.
 //! - [`json`]: the JSON lines `tiao analyze` writes (the schema is documented in `docs/tools.md`).
@@ -54,13 +57,26 @@ impl Settings {
             params: Params::default(),
         }
     }
+
+    /// Refuses up front `workers` tables of `hash_mib` that the machine cannot give at once.
+    pub fn check_memory(&self, workers: usize) -> Result<(), String> {
+        let what = format!(
+            "{workers} searches at once (--jobs) x {} MiB each (--hash)",
+            self.hash_mib
+        );
+        let total = (self.hash_mib as u64).saturating_mul(workers as u64);
+        crate::memory::check(&what, total).map_err(|e| e.to_string())
+    }
 }
 
-/// A position to analyse: a FEN (or the start) and moves played from it.
+/// A position to analyse: a FEN (or the start) and moves played from it, under a game of its own
+/// (a PDN game's tags) or the batch's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Job {
     pub fen: Option<String>,
     pub moves: Vec<String>,
+    /// The game, when not [`Settings::kind`].
+    pub kind: Option<GameKind>,
 }
 
 /// The analysis of one position.
@@ -94,8 +110,13 @@ pub fn default_jobs(threads: usize) -> usize {
     (cores / threads.max(1)).max(1)
 }
 
-/// Searches one job with `engine`.
+/// Searches one job with `engine`, from an empty table.
 pub fn analyze_one(engine: &mut Engine, job: &Job, limits: &Limits) -> Result<Analysis, String> {
+    if let Some(kind) = job.kind
+        && kind != engine.kind()
+    {
+        engine.set_game(kind).map_err(|e| e.to_string())?;
+    }
     engine.new_game();
     let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
     engine
@@ -115,16 +136,19 @@ pub fn analyze_one(engine: &mut Engine, job: &Job, limits: &Limits) -> Result<An
         analyze: true,
         ..limits.clone()
     };
-    engine.go(limits, sink).map_err(|e| e.to_string())?;
+    // On this thread: the batch's workers are the parallelism, and a search thread per job
+    // would cost a start, a hand-over and a join, each a wait for a core on a loaded machine.
+    engine
+        .search_here(limits, sink)
+        .map_err(|e| e.to_string())?;
     let mut last = None;
     let done = loop {
-        match rx.recv() {
+        match rx.try_recv() {
             Ok(Event::Info(i)) => last = Some(i),
             Ok(Event::Done(d)) => break d,
             Err(_) => return Err("the search ended without a result".into()),
         }
     };
-    engine.wait();
     let (seldepth, pv) = match last {
         Some(i) => (i.seldepth, i.pv),
         None => (done.depth, done.best.iter().cloned().collect()),
@@ -150,7 +174,10 @@ pub fn analyze_batch(
     on_result: &mut dyn FnMut(usize, Result<Analysis, String>),
     on_progress: &mut dyn FnMut(usize),
 ) -> Result<(), String> {
-    let workers = settings.jobs.clamp(1, jobs.len().max(1));
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let workers = settings.jobs.clamp(1, jobs.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("analysis-{i}"))
@@ -162,8 +189,11 @@ pub fn analyze_batch(
         params: settings.params.clone(),
         ..EngineOptions::default()
     };
-    // Fail early (unsupported game) rather than once per job, without allocating a table.
+    // Fail early (unsupported game) rather than once per job, without allocating a table; and
+    // refuse up front tables that the machine cannot give all at once.
     crate::engine::session_for(settings.kind).map_err(|e| e.to_string())?;
+    settings.check_memory(workers)?;
+    let worker_error = std::sync::Mutex::new(None::<String>);
     let next = AtomicUsize::new(0);
     let (tx, rx) = unbounded::<(usize, Result<Analysis, String>)>();
     let mut pending = BTreeMap::new();
@@ -171,10 +201,16 @@ pub fn analyze_batch(
     pool.in_place_scope(|s| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, options) = (&next, &options);
+            let (next, options, worker_error) = (&next, &options, &worker_error);
             s.spawn(move |_| {
-                let Ok(mut engine) = Engine::new(settings.kind, options.clone()) else {
-                    return;
+                let mut engine = match Engine::new(settings.kind, options.clone()) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        if let Ok(mut first) = worker_error.lock() {
+                            first.get_or_insert_with(|| e.to_string());
+                        }
+                        return;
+                    }
                 };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -201,8 +237,13 @@ pub fn analyze_batch(
         }
     });
     if emitted < jobs.len() {
+        let why = worker_error
+            .into_inner()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| "a worker could not start".into());
         return Err(format!(
-            "{} positions were not analysed (a worker could not start)",
+            "{} positions were not analysed ({why})",
             jobs.len() - emitted
         ));
     }
@@ -265,6 +306,7 @@ mod tests {
             .map(|m| Job {
                 fen: None,
                 moves: vec![m.to_string()],
+                kind: None,
             })
             .collect();
         let mut runs = Vec::new();
@@ -305,11 +347,11 @@ mod tests {
         let jobs = [
             Job {
                 fen: Some("W:W:B1".into()),
-                moves: vec![],
+                ..Job::default()
             },
             Job {
-                fen: None,
                 moves: vec!["32-99".into()],
+                ..Job::default()
             },
         ];
         analyze_batch(&settings(1), &jobs, &mut |_, r| out.push(r), &mut |_| {}).unwrap();

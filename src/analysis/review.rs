@@ -114,6 +114,7 @@ pub fn jobs(kind: GameKind, game: &PdnGame) -> Result<Replayed, String> {
         .map(|i| Job {
             fen: fen.map(str::to_string),
             moves: hub[..i].to_vec(),
+            kind: Some(kind),
         })
         .collect();
     Ok(Replayed {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tiao::analysis::json::{self, ErrorLine, MoveLine, PositionLine};
 use tiao::analysis::review::{self, Thresholds};
-use tiao::analysis::{self as batch, Job, Settings};
+use tiao::analysis::{self as batch, Analysis, Job, Settings};
 use tiao::engine::{Engine, EngineOptions, Event};
 use tiao::pdn;
 use tiao::render::plot::{self, EvalPlot};
@@ -39,20 +39,21 @@ pub struct AnalyzeArgs {
     game: super::GameArgs,
     #[command(flatten)]
     position: super::PositionArgs,
-    /// Search to this depth in plies (default when no other limit is given: 22).
-    #[arg(long, short)]
+    /// Search to this depth in plies, 1..=127 (default when no other limit is given: 22).
+    #[arg(long, short, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: Option<u32>,
-    /// Search for this many seconds.
-    #[arg(long)]
+    /// Search for this many seconds (above 0).
+    #[arg(long, value_parser = super::positive_seconds)]
     movetime: Option<f64>,
     /// Search this many nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = super::whole::<u64>(1, u64::MAX))]
     nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, short, default_value_t = 1)]
+    /// Search threads, 1..=256.
+    #[arg(long, short, default_value_t = 1, value_parser = super::whole::<usize>(1, super::MAX_THREADS))]
     threads: usize,
-    /// Transposition table size in MiB (per parallel search; default 64, in batches 16).
-    #[arg(long)]
+    /// Transposition table size in MiB, 1..=65536 (per parallel search; default 64, in batches
+    /// 16).
+    #[arg(long, value_parser = super::whole::<usize>(1, super::MAX_HASH_MIB))]
     hash: Option<usize>,
     /// Write one JSON object for the position instead of the table.
     #[arg(long)]
@@ -72,8 +73,8 @@ pub struct AnalyzeArgs {
     /// FILE-n.svg.
     #[arg(long, value_name = "FILE", requires = "pdn")]
     plot: Option<String>,
-    /// Searches run at the same time in batches (default: cores / threads).
-    #[arg(long)]
+    /// Searches run at the same time in batches, 1..=256 (default: cores / threads).
+    #[arg(long, value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     jobs: Option<usize>,
     /// Score losses in centi-men from which a move is an inaccuracy, a mistake, a blunder.
     #[arg(long, value_name = "I,M,B", default_value = "25,60,150")]
@@ -90,6 +91,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     if args.positions.is_some() || args.pdn.is_some() {
         return run_batch(&args, kind);
     }
+    super::warn_threads(args.threads);
     let mut engine = Engine::new(
         kind,
         EngineOptions {
@@ -99,7 +101,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             ..EngineOptions::default()
         },
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(super::engine_error)?;
     let moves = args.position.moves();
     engine
         .set_position(args.position.fen.as_deref(), &moves)
@@ -109,6 +111,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         let job = Job {
             fen: args.position.fen.clone(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
+            kind: None,
         };
         let a = batch::analyze_one(&mut engine, &job, &limits)?;
         println!(
@@ -182,9 +185,7 @@ fn limits_of(args: &AnalyzeArgs, depth: u32) -> Limits {
         analyze: true,
         depth: args.depth,
         nodes: args.nodes,
-        move_time: args
-            .movetime
-            .map(|s| Duration::from_secs_f64(s.clamp(0.0, 1e7))),
+        move_time: args.movetime.map(Duration::from_secs_f64),
         ..Limits::default()
     };
     if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
@@ -269,6 +270,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             .max(1),
         params: args.params.params()?,
     };
+    super::warn_threads(settings.threads * settings.jobs);
     let mut out = std::io::stdout().lock();
     let mut emit = |line: String| {
         // Flushed line by line for consumers that stream; a closed stdout (`| head`) is ignored.
@@ -298,7 +300,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             });
             jobs.push(Job {
                 fen: Some(fen.to_string()),
-                moves: Vec::new(),
+                ..Job::default()
             });
         }
         let bar = Bar::new(jobs.len(), "positions", args.quiet);
@@ -324,7 +326,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let games = pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?;
     let t = thresholds(&args.thresholds)?;
-    // Each game under the variant its tags name (else --variant).
+    // Each game under the variant its tags name (else --variant); its jobs say so.
     let mut prepared = Vec::new();
     for (g, game) in games.iter().enumerate() {
         let kind = match game.variant() {
@@ -338,67 +340,46 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             }
             None => kind,
         };
-        prepared.push(
-            review::jobs(kind, game)
-                .map(|r| (kind, r))
-                .map_err(|e| format!("game {}: {e}", g + 1)),
-        );
+        prepared.push(review::jobs(kind, game).map_err(|e| format!("game {}: {e}", g + 1)));
     }
-    let total: usize = prepared
-        .iter()
-        .map(|p| p.as_ref().map_or(0, |(_, r)| r.jobs.len()))
-        .sum();
-    let bar = Bar::new(total, "positions", args.quiet);
-    let mut done_before = 0;
-    let mut reviewed_pdn = String::new();
-    let mut plots = Vec::new();
-    for (g, (game, prep)) in games.iter().zip(prepared).enumerate() {
-        // A game that does not replay, or whose analysis fails, is one error line.
-        let analysed = prep.and_then(|(kind, replayed)| {
-            let settings = Settings {
-                kind,
-                ..settings.clone()
-            };
-            let n = replayed.jobs.len();
-            let r = batch::analyze_all(&settings, &replayed.jobs, &mut |done| {
-                bar.set(done_before + done)
-            });
-            done_before += n;
-            r.map(|a| (replayed, a))
-        });
-        let (replayed, analyses) = match analysed {
-            Ok(x) => x,
-            Err(e) => {
-                emit(json::line(&ErrorLine {
-                    id: None,
-                    game: Some(g + 1),
-                    error: e,
-                }));
-                continue;
-            }
-        };
-        let moves = review::review(&replayed, &analyses, &t);
-        for m in &moves {
-            emit(json::line(&MoveLine::new(g + 1, m)));
-        }
-        if args.review.is_some() {
-            let annotated = review::annotate(game, &moves, &describe(&limits));
-            let (first, start) = replayed.sides;
-            reviewed_pdn.push_str(&pdn::write(&annotated, first, start));
-        }
-        if args.plot.is_some() {
-            let title = format!(
-                "{} - {} {}",
-                game.tag("White").unwrap_or("White"),
-                game.tag("Black").unwrap_or("Black"),
-                game.tag("Result").unwrap_or("")
-            );
-            plots.push((
-                g + 1,
-                plot::svg(&EvalPlot::of_review(title.trim(), &moves), 5.0),
-            ));
-        }
+    // Every position of every game in one batch: the workers' engines and tables serve the
+    // whole file (a game at a time would allocate and zero them per game).
+    let mut jobs = Vec::new();
+    let mut reviews = Reviews {
+        games: &games,
+        replayed: Vec::with_capacity(prepared.len()),
+        next: 0,
+        received: 0,
+        analyses: Vec::new(),
+        failed: None,
+        thresholds: t,
+        limits: describe(&limits),
+        review: args.review.is_some(),
+        plot: args.plot.is_some(),
+        reviewed_pdn: String::new(),
+        plots: Vec::new(),
+    };
+    for prep in prepared {
+        reviews.replayed.push(prep.map(|mut r| {
+            let n = r.jobs.len();
+            jobs.append(&mut r.jobs);
+            (r, n)
+        }));
     }
+    let bar = Bar::new(jobs.len(), "positions", args.quiet);
+    reviews.skip_failed(&mut emit);
+    batch::analyze_batch(
+        &settings,
+        &jobs,
+        &mut |_, r| reviews.push(r, &mut emit),
+        &mut |done| bar.set(done),
+    )?;
+    reviews.skip_failed(&mut emit);
+    let Reviews {
+        reviewed_pdn,
+        plots,
+        ..
+    } = reviews;
     bar.finish(args.quiet);
     if let Some(path) = &args.review {
         std::fs::write(path, reviewed_pdn).map_err(|e| format!("{path}: {e}"))?;
@@ -415,6 +396,101 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The games of a `--pdn` batch, reviewed as their positions' analyses come back (in input
+/// order): each game's move lines are written once its last position is analysed, a game that
+/// did not replay or whose analysis failed is one error line, in its place.
+struct Reviews<'a> {
+    games: &'a [pdn::PdnGame],
+    /// Each game replayed, with its number of positions, or why not.
+    replayed: Vec<Result<(review::Replayed, usize), String>>,
+    /// The game whose analyses are coming, and how many of them came.
+    next: usize,
+    received: usize,
+    analyses: Vec<Analysis>,
+    failed: Option<String>,
+    thresholds: Thresholds,
+    /// The search limits, for the review's comment.
+    limits: String,
+    review: bool,
+    plot: bool,
+    reviewed_pdn: String,
+    plots: Vec<(usize, String)>,
+}
+
+impl Reviews<'_> {
+    /// One position's analysis, in input order.
+    fn push(&mut self, r: Result<Analysis, String>, emit: &mut dyn FnMut(String)) {
+        match r {
+            Ok(a) => self.analyses.push(a),
+            Err(e) => {
+                self.failed.get_or_insert(e);
+            }
+        }
+        self.received += 1;
+        if let Some(Ok((_, n))) = self.replayed.get(self.next)
+            && self.received == *n
+        {
+            self.finish_game(emit);
+            self.skip_failed(emit);
+        }
+    }
+
+    /// Writes the error lines of the games, from the next one, that did not replay.
+    fn skip_failed(&mut self, emit: &mut dyn FnMut(String)) {
+        while let Some(Err(e)) = self.replayed.get(self.next) {
+            emit(error_line(self.next, e.clone()));
+            self.next += 1;
+        }
+    }
+
+    /// The next game's analyses are all in: its lines, review and plot (or its error line).
+    fn finish_game(&mut self, emit: &mut dyn FnMut(String)) {
+        let g = self.next;
+        self.next += 1;
+        self.received = 0;
+        let analyses = std::mem::take(&mut self.analyses);
+        if let Some(e) = self.failed.take() {
+            emit(error_line(g, e));
+            return;
+        }
+        let Some(Ok((replayed, _))) = self.replayed.get(g) else {
+            return;
+        };
+        let game = &self.games[g];
+        let moves = review::review(replayed, &analyses, &self.thresholds);
+        for m in &moves {
+            emit(json::line(&MoveLine::new(g + 1, m)));
+        }
+        if self.review {
+            let annotated = review::annotate(game, &moves, &self.limits);
+            let (first, start) = replayed.sides;
+            self.reviewed_pdn
+                .push_str(&pdn::write(&annotated, first, start));
+        }
+        if self.plot {
+            let title = format!(
+                "{} - {} {}",
+                game.tag("White").unwrap_or("White"),
+                game.tag("Black").unwrap_or("Black"),
+                game.tag("Result").unwrap_or("")
+            );
+            self.plots.push((
+                g + 1,
+                plot::svg(&EvalPlot::of_review(title.trim(), &moves), 5.0),
+            ));
+        }
+    }
+}
+
+/// The error line of game `g` (0-based).
+fn error_line(g: usize, error: String) -> String {
+    json::line(&ErrorLine {
+        id: None,
+        game: Some(g + 1),
+        error,
+    })
 }
 
 /// `plot.svg` for game 3: `plot-3.svg`.

@@ -1,5 +1,7 @@
 //! `tiao bench`: the search signature (total nodes of the bench positions at a fixed depth, one
 //! thread) and nodes/s; `--set name=value` shows a search parameter's effect on the signature.
+//! `--stop-latency` and `--move-time-usage` measure the engine's timing instead
+//! (`bench_timing`).
 
 use clap::Args;
 use tiao::bench::{self, POSITIONS};
@@ -7,19 +9,48 @@ use tiao::tt::Tt;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Depth in plies.
-    #[arg(long, short, default_value_t = bench::DEFAULT_DEPTH)]
+    /// Depth in plies, 1..=127.
+    #[arg(long, short, default_value_t = bench::DEFAULT_DEPTH, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB, 1..=65536.
+    #[arg(long, default_value_t = 64, value_parser = super::whole::<usize>(1, super::MAX_HASH_MIB))]
     hash: usize,
     #[command(flatten)]
     params: super::ParamArgs,
+    /// Instead of the signature: N infinite searches through a `tiao hub` child, each stopped
+    /// after 20-120 ms; prints the time from `stop` to `done` (median, p90, p99, max).
+    #[arg(long, value_name = "N", value_parser = super::whole::<usize>(1, 100_000), conflicts_with = "move_time_usage")]
+    stop_latency: Option<usize>,
+    /// Instead of the signature: searches at this fixed move time through a `tiao hub` child;
+    /// prints the share of it used and the time over it.
+    #[arg(long, value_name = "SECONDS", value_parser = super::positive_seconds)]
+    move_time_usage: Option<f64>,
+    /// Searches of --move-time-usage.
+    #[arg(long, default_value_t = 20, value_parser = super::whole::<usize>(1, 100_000))]
+    searches: usize,
+    /// Search threads of --stop-latency and --move-time-usage (the signature is one thread's).
+    #[arg(long, short, default_value_t = 1, value_parser = super::whole::<usize>(1, super::MAX_THREADS))]
+    threads: usize,
+    /// The Hub engine --stop-latency and --move-time-usage measure, as a command line (another
+    /// build: "/path/to/tiao hub"); default: this binary.
+    #[arg(long, value_name = "COMMAND")]
+    hub: Option<String>,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), String> {
+    let target = super::bench_timing::Target {
+        command: args.hub.clone(),
+        threads: args.threads,
+        hash: args.hash,
+    };
+    if let Some(n) = args.stop_latency {
+        return super::bench_timing::stop_latency(n, &target);
+    }
+    if let Some(s) = args.move_time_usage {
+        return super::bench_timing::move_time_usage(s, args.searches, &target);
+    }
     let params = args.params.params()?;
-    let tt = Tt::new(args.hash.max(1));
+    let tt = Tt::try_new(args.hash).map_err(|e| format!("--{e}"))?;
     let (mut nodes, mut secs) = (0u64, 0f64);
     let set = if args.params.set.is_empty() {
         String::new()

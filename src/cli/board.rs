@@ -28,9 +28,17 @@ pub struct BoardArgs {
     /// Leave the coordinates out.
     #[arg(long)]
     no_coordinates: bool,
-    /// Side of a square in pixels (SVG).
-    #[arg(long, default_value_t = 50.0)]
+    /// Side of a square in pixels (SVG), 4..=1000.
+    #[arg(long, default_value_t = 50.0, value_parser = square_px)]
     square: f64,
+}
+
+/// `--square`: pixels, a finite number from 4 to 1000.
+fn square_px(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (4.0..=1000.0).contains(&v) => Ok(v),
+        _ => Err(format!("{text} is not a number of pixels in 4..=1000")),
+    }
 }
 
 pub fn run(args: BoardArgs) -> Result<(), String> {
@@ -39,9 +47,6 @@ pub fn run(args: BoardArgs) -> Result<(), String> {
     let d = board::diagram(kind, args.position.fen.as_deref(), &moves)?;
     match &args.svg {
         Some(path) => {
-            if !(args.square.is_finite() && (4.0..=1000.0).contains(&args.square)) {
-                return Err(format!("--square {} is not in 4..1000", args.square));
-            }
             let style = Style {
                 flip: args.flip,
                 coordinates: !args.no_coordinates,

@@ -48,11 +48,11 @@ pub struct DxpArgs {
     /// Name sent to the peer and written in the PDN.
     #[arg(long, default_value = concat!("tiao ", env!("CARGO_PKG_VERSION")))]
     name: String,
-    /// Search threads.
-    #[arg(long, short, default_value_t = 1)]
+    /// Search threads, 1..=256.
+    #[arg(long, short, default_value_t = 1, value_parser = super::whole::<usize>(1, super::MAX_THREADS))]
     threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB, 1..=65536.
+    #[arg(long, default_value_t = 64, value_parser = super::whole::<usize>(1, super::MAX_HASH_MIB))]
     hash: usize,
     /// Append every finished game to this PDN file.
     #[arg(long)]
@@ -60,23 +60,22 @@ pub struct DxpArgs {
     /// Append the event log to this file instead of stderr.
     #[arg(long)]
     log: Option<PathBuf>,
-    /// Cap every search at this depth (quick games and tests; the clock still applies).
-    #[arg(long)]
+    /// Cap every search at this depth, 1..=127 (quick games and tests; the clock still applies).
+    #[arg(long, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: Option<u32>,
     /// Cap every move at this many seconds (quick games and tests; the clock still applies).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = super::positive_seconds)]
     move_time: Option<f64>,
     /// Test only: our clock for every game, in seconds, instead of the GAMEREQ's minutes.
-    #[arg(long, hide = true, value_name = "SECONDS")]
+    #[arg(long, hide = true, value_name = "SECONDS", value_parser = super::seconds)]
     clock: Option<f64>,
-}
-
-fn seconds(name: &str, s: f64) -> Result<Duration, String> {
-    if s.is_finite() && (0.0..=1e7).contains(&s) {
-        Ok(Duration::from_secs_f64(s))
-    } else {
-        Err(format!("--{name} {s}: expected seconds between 0 and 1e7"))
-    }
+    /// Test only: the peer's clock for every game, in seconds, instead of the GAMEREQ's minutes.
+    #[arg(long, hide = true, value_name = "SECONDS", value_parser = super::seconds)]
+    peer_clock: Option<f64>,
+    /// Close a connection on which the peer sends no game message for this many seconds while
+    /// no game waits for its move (its own clock rules then).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = super::positive_seconds)]
+    idle_timeout: f64,
 }
 
 /// A game's one-line summary.
@@ -138,19 +137,19 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
         name: args.name.clone(),
         caps: Caps {
             depth: args.depth,
-            move_time: args
-                .move_time
-                .map(|s| seconds("move-time", s))
-                .transpose()?,
+            move_time: args.move_time.map(Duration::from_secs_f64),
         },
-        clock: args.clock.map(|s| seconds("clock", s)).transpose()?,
+        clock: args.clock.map(Duration::from_secs_f64),
+        peer_clock: args.peer_clock.map(Duration::from_secs_f64),
+        idle_timeout: Duration::from_secs_f64(args.idle_timeout),
         pdn: args.pdn.clone(),
     };
     let log = match &args.log {
         Some(p) => Log::file(p).map_err(|e| format!("cannot open the log {}: {e}", p.display()))?,
         None => Log::stderr(),
     };
-    let mut engine = dxp::engine(args.threads, args.hash).map_err(|e| e.to_string())?;
+    super::warn_threads(args.threads);
+    let mut engine = dxp::engine(args.threads, args.hash).map_err(super::engine_error)?;
     let mut on_record = |r: &Record| {
         println!("{}", summary_line(r));
         let _ = std::io::stdout().flush();

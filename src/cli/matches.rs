@@ -29,8 +29,8 @@ pub struct MatchArgs {
     engine: Vec<String>,
     #[command(flatten)]
     game: super::GameArgs,
-    /// Number of games (each opening is played twice, colours reversed).
-    #[arg(long, default_value_t = 100)]
+    /// Number of games, 1..=1000000 (each opening is played twice, colours reversed).
+    #[arg(long, default_value_t = 100, value_parser = super::whole::<usize>(1, 1_000_000))]
     games: usize,
     /// Time per move: milliseconds, or with a unit (100ms, 0.5s). The default control is 100 ms.
     #[arg(long, value_name = "TIME")]
@@ -39,27 +39,27 @@ pub struct MatchArgs {
     #[arg(long, value_name = "BASE+INC")]
     tc: Option<String>,
     /// Nodes per move (deterministic with built-in engines).
-    #[arg(long)]
+    #[arg(long, value_parser = super::whole::<u64>(1, u64::MAX))]
     nodes: Option<u64>,
-    /// Depth per move in plies (deterministic with built-in engines).
-    #[arg(long)]
+    /// Depth per move in plies, 1..=127 (deterministic with built-in engines).
+    #[arg(long, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: Option<u32>,
-    /// Games played at the same time (each has its own engine processes).
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time, 1..=256 (each has its own engine processes).
+    #[arg(long, default_value_t = 1, value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     concurrency: usize,
     /// Openings: a PDN file, or one FEN or move sequence per line. Default: built-in (english:
     /// the 156 three-move ballots; others: balanced positions a few plies deep).
     #[arg(long, value_name = "FILE")]
     openings: Option<String>,
     /// Plies of the built-in openings: random walks (default: 6 on 10x10, 4 on 8x8 and Morris);
-    /// english: more than 3 continues each ballot by a random walk.
-    #[arg(long)]
+    /// english: more than 3 continues each ballot by a random walk. At most 100.
+    #[arg(long, value_parser = super::whole::<u32>(0, 100))]
     opening_plies: Option<u32>,
     /// Seed of the built-in openings (english: the order of the ballots; 0 keeps ACF order).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Plies (openings included) after which a game is adjudicated a draw.
-    #[arg(long, default_value_t = 400)]
+    /// Plies (openings included) after which a game is adjudicated a draw, 1..=100000.
+    #[arg(long, default_value_t = 400, value_parser = super::whole::<u32>(1, 100_000))]
     max_plies: u32,
     /// Adjudicate a win when both engines agree for MOVES moves each that one side is ahead by
     /// at least SCORE centi-men (e.g. 500,4).
@@ -72,24 +72,24 @@ pub struct MatchArgs {
     /// Stop as soon as the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 decides.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
-    /// SPRT: probability of a false H1.
-    #[arg(long, default_value_t = 0.05)]
+    /// SPRT: probability of a false H1 (above 0, below 0.5).
+    #[arg(long, default_value_t = 0.05, value_parser = probability)]
     alpha: f64,
-    /// SPRT: probability of a false H0.
-    #[arg(long, default_value_t = 0.05)]
+    /// SPRT: probability of a false H0 (above 0, below 0.5).
+    #[arg(long, default_value_t = 0.05, value_parser = probability)]
     beta: f64,
     /// Write every game to this PDN file (as each game ends).
     #[arg(long, value_name = "FILE")]
     pdn: Option<String>,
-    /// Milliseconds over its time a player may take before it loses on time.
-    #[arg(long, default_value_t = 100)]
+    /// Milliseconds over its time a player may take before it loses on time (at most 3600000).
+    #[arg(long, default_value_t = 100, value_parser = super::whole::<u64>(0, 3_600_000))]
     margin: u64,
     /// Seconds an engine may take for a move without a time limit (--nodes, --depth) before it
     /// is taken to hang and loses.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = super::positive_seconds)]
     hang_timeout: f64,
     /// Seconds an external engine may take to start (hub ... wait, init ... ready).
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = super::positive_seconds)]
     start_timeout: f64,
     /// Write every line exchanged with external engines to this file.
     #[arg(long, value_name = "FILE")]
@@ -131,11 +131,11 @@ fn numbers(text: &str, what: &str, min: usize, max: usize) -> Result<Vec<i64>, S
     }
 }
 
-fn seconds(v: f64, what: &str) -> Result<Duration, String> {
-    if v.is_finite() && v > 0.0 && v < 1e7 {
-        Ok(Duration::from_secs_f64(v))
-    } else {
-        Err(format!("bad {what} {v}"))
+/// `--alpha`, `--beta`: a probability above 0 and below 0.5.
+fn probability(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 0.5 => Ok(v),
+        _ => Err(format!("{text} is not a probability above 0 and below 0.5")),
     }
 }
 
@@ -144,9 +144,18 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         return Err("give exactly two --engine".into());
     }
     let kind = args.game.kind();
-    let start_timeout = seconds(args.start_timeout, "--start-timeout")?;
+    let start_timeout = Duration::from_secs_f64(args.start_timeout);
     let a = PlayerSpec::parse(&args.engine[0], start_timeout)?;
     let b = PlayerSpec::parse(&args.engine[1], start_timeout)?;
+    let builtin_threads: usize = [&a, &b]
+        .iter()
+        .map(|s| match s {
+            PlayerSpec::Builtin(c) => c.threads,
+            PlayerSpec::External(_) => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    super::warn_threads(builtin_threads * args.concurrency);
     let given = [
         args.movetime.is_some(),
         args.tc.is_some(),
@@ -161,15 +170,12 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     } else if let Some(tc) = &args.tc {
         Control::parse_tc(tc)?
     } else if let Some(n) = args.nodes {
-        Control::Nodes(n.max(1))
+        Control::Nodes(n)
     } else if let Some(d) = args.depth {
-        Control::Depth(d.max(1))
+        Control::Depth(d)
     } else {
         Control::MoveTime(Duration::from_millis(100))
     };
-    if args.games == 0 {
-        return Err("--games must be at least 1".into());
-    }
     let pairs = args.games.div_ceil(2);
     let openings = match &args.openings {
         Some(path) => {
@@ -206,9 +212,6 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let sprt = match &args.sprt {
         Some(t) => {
             let mut s = matches::Sprt::parse(t)?;
-            if !(args.alpha > 0.0 && args.alpha < 0.5 && args.beta > 0.0 && args.beta < 0.5) {
-                return Err("--alpha and --beta must be between 0 and 0.5".into());
-            }
             s.alpha = args.alpha;
             s.beta = args.beta;
             Some(s)
@@ -219,12 +222,12 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         kind,
         games: args.games,
         control,
-        concurrency: args.concurrency.max(1),
-        max_plies: args.max_plies.max(1),
+        concurrency: args.concurrency,
+        max_plies: args.max_plies,
         openings,
         adjudication,
         margin: Duration::from_millis(args.margin),
-        hang_timeout: seconds(args.hang_timeout, "--hang-timeout")?,
+        hang_timeout: Duration::from_secs_f64(args.hang_timeout),
         sprt,
         event: args.event.clone(),
     };

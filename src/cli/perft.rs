@@ -21,14 +21,14 @@ pub struct PerftArgs {
     /// variant's start position).
     #[arg(long, short)]
     fen: Option<String>,
-    /// Depth in plies.
-    #[arg(long, short)]
+    /// Depth in plies, 0..=64.
+    #[arg(long, short, value_parser = super::whole::<u32>(0, 64))]
     depth: u32,
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
-    /// Worker threads.
-    #[arg(long, short, default_value_t = 1)]
+    /// Worker threads, 1..=256.
+    #[arg(long, short, default_value_t = 1, value_parser = super::whole::<usize>(1, super::MAX_THREADS))]
     threads: usize,
     /// Make every leaf instead of counting the moves at the last ply.
     #[arg(long)]

@@ -41,14 +41,14 @@ pub struct TuneArgs {
     /// Plies at the start of each game left out (the opening the games were started from).
     #[arg(long, default_value_t = 8)]
     skip_plies: usize,
-    /// Steps of the fit at most.
-    #[arg(long, default_value_t = 100)]
+    /// Steps of the fit at most, 1..=100000.
+    #[arg(long, default_value_t = 100, value_parser = super::whole::<usize>(1, 100_000))]
     iterations: usize,
     /// Weights kept as they are, by name (repeatable): king, advance[3], centre, ...
     #[arg(long, value_name = "NAME")]
     fix: Vec<String>,
-    /// Percent of the games held out to test the fitted weights on (every n-th game).
-    #[arg(long, default_value_t = 10)]
+    /// Percent of the games held out to test the fitted weights on (every n-th game), 0..=99.
+    #[arg(long, default_value_t = 10, value_parser = super::whole::<usize>(0, 99))]
     test_percent: usize,
 }
 
@@ -117,12 +117,6 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
                 })
         })
         .collect::<Result<Vec<Term>, String>>()?;
-    if args.test_percent >= 100 {
-        return Err(format!(
-            "--test-percent {}: must be below 100",
-            args.test_percent
-        ));
-    }
     let mut games = Vec::new();
     for path in &args.pdn {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;

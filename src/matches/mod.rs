@@ -73,22 +73,22 @@ impl EngineConfig {
                 .split_once('=')
                 .ok_or_else(|| format!("'{w}' is not key=value"))?;
             match k {
-                "threads" => {
-                    cfg.threads = v
-                        .parse::<usize>()
-                        .map_err(|_| format!("bad threads '{v}'"))?
-                        .max(1)
-                }
-                "hash" => {
-                    cfg.hash_mib = v
-                        .parse::<usize>()
-                        .map_err(|_| format!("bad hash '{v}'"))?
-                        .max(1)
-                }
+                "threads" => cfg.threads = whole(k, v, crate::engine::MAX_THREADS)?,
+                "hash" => cfg.hash_mib = whole(k, v, crate::engine::MAX_HASH_MIB)?,
                 _ => cfg.params.set(k, v).map_err(|e| e.to_string())?,
             }
         }
         Ok(cfg)
+    }
+}
+
+/// A spec's whole-number setting in `1..=max`, or an error naming it.
+fn whole(key: &str, value: &str, max: usize) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{key}={value}: expected a whole number in 1..={max}"
+        )),
     }
 }
 
@@ -121,6 +121,15 @@ impl PlayerSpec {
         player::external_config(spec, start_timeout).map(PlayerSpec::External)
     }
 
+    /// The table a built-in engine allocates, in MiB (`None`: an external engine, whose memory
+    /// is its own business).
+    pub fn table_mib(&self) -> Option<usize> {
+        match self {
+            PlayerSpec::Builtin(c) => Some(c.hash_mib.clamp(1, crate::engine::MAX_HASH_MIB)),
+            PlayerSpec::External(_) => None,
+        }
+    }
+
     /// A new player (not started); `label` tags an external engine's lines in `log`.
     pub fn player(&self, label: &str, log: Option<Log>) -> Box<dyn Player> {
         match self {
@@ -141,6 +150,17 @@ mod tests {
         assert!(EngineConfig::parse("scan").is_err());
         assert!(EngineConfig::parse("tiao lmr").is_err());
         assert!(EngineConfig::parse("tiao bogus=1").is_err());
+        for bad in [
+            "threads=0",
+            "threads=257",
+            "hash=0",
+            "hash=100000",
+            "hash=-1",
+            "hash=x",
+        ] {
+            let e = EngineConfig::parse(&format!("tiao {bad}")).unwrap_err();
+            assert!(e.starts_with(bad), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -184,8 +184,9 @@ impl Player for BuiltinPlayer {
                 Ok(Event::Info(i)) => {
                     reply.pv = i.pv.into_iter().map(|m| m.hub).collect();
                 }
+                // Not joined here: the search's helper threads end on their own, and the engine
+                // joins them before the next search.
                 Ok(Event::Done(d)) => {
-                    engine.wait();
                     let Some(best) = d.best else {
                         return Err(Fault::Protocol("no move in a position with moves".into()));
                     };

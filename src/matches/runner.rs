@@ -20,6 +20,7 @@ use super::referee::{Track, track_for};
 use super::stats::{Sprt, SprtState, Wdl};
 use super::{Log, PlayerSpec};
 use crate::color::Color;
+use crate::memory;
 use crate::pdn::{self, PdnGame, PdnMove};
 use crate::search::Score;
 use crate::track::RuleEnd;
@@ -203,6 +204,23 @@ pub fn run_match(
     for o in &cfg.openings {
         openings::check(cfg.kind, o)?;
     }
+    // Every game in progress holds a table per built-in engine: refused up front when the
+    // machine cannot give them all at once.
+    let workers = cfg.concurrency.max(1).min(cfg.games.max(1));
+    let tables: Vec<usize> = specs.iter().filter_map(|s| s.table_mib()).collect();
+    if !tables.is_empty() {
+        let per_game: usize = tables.iter().sum();
+        let what = format!(
+            "--concurrency {workers} x the built-in engines' tables ({} MiB)",
+            tables
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" + ")
+        );
+        memory::check(&what, (per_game as u64).saturating_mul(workers as u64))
+            .map_err(|e| e.to_string())?;
+    }
     // Start each player once, so that a wrong command line stops the match at once.
     let mut names = [String::new(), String::new()];
     for (i, spec) in specs.iter().enumerate() {
@@ -228,7 +246,7 @@ pub fn run_match(
     let sprt_stop = AtomicBool::new(false);
     let total = cfg.games;
     std::thread::scope(|s| {
-        for worker in 0..cfg.concurrency.max(1).min(total.max(1)) {
+        for worker in 0..workers {
             let (names, log, next, shared, sprt_stop) = (&names, &log, &next, &shared, &sprt_stop);
             s.spawn(move || {
                 let mut players = [

@@ -15,7 +15,9 @@
 //! a move searched after the first one (the previous iteration's best move, which the hash move
 //! puts first) scored above alpha, which the first move's score had reached or the window set
 //! higher, it is better than that move at the new depth, and the main thread answers with it
-//! (`Worker::partial`).
+//! (`Worker::partial`). The main thread reports such a line as soon as it is found, so that its
+//! last report is always the answer it would give if stopped now (the engine answers a `stop`
+//! from it without waiting for the search thread to be scheduled).
 //!
 //! Invariants: `keys[root_index + ply]` is the key of the node at `ply` while it is searched (the
 //! entries below `root_index` are the game history); a search that was aborted returns a
@@ -23,16 +25,17 @@
 //! the root moves it completed before the abort; the main thread never aborts its first
 //! iteration, so a legal move is always known.
 
-use super::Control;
 use super::ordering::{Ordering, pick};
 use super::params::Params;
 use super::score::{DRAW, INFINITY, MAX_PLY, WIN, from_tt, is_decisive, loss_in, to_tt, win_in};
+use super::{Control, Report};
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::{MAX_MOVES, MoveList};
 use crate::time::{TimeManager, TimeParams};
 use crate::tt::{Bound, NO_MOVE, Tt};
 use std::sync::atomic::{AtomicU64, Ordering as MemOrder};
+use std::time::Instant;
 
 /// Largest depth and move number the reduction table covers.
 const LMR_SIZE: usize = 64;
@@ -83,8 +86,13 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// The main thread's limits.
-pub(crate) struct Clock<'a> {
+/// The main thread's limits, and where its reports go.
+pub(crate) struct Clock<'a, M> {
+    /// When the search started (the reports' times).
+    pub(crate) start: Instant,
+    /// Called with each completed iteration, and with an unfinished one that found a better
+    /// move, when it finds it.
+    pub(crate) on_report: &'a mut dyn FnMut(&Report<M>),
     pub(crate) tm: TimeManager,
     pub(crate) time_params: &'a TimeParams,
     pub(crate) pondering: bool,
@@ -104,7 +112,7 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     pub(crate) id: usize,
     pub(crate) shared: &'a Shared<'a>,
     p: &'a Params,
-    pub(crate) clock: Option<Clock<'a>>,
+    pub(crate) clock: Option<Clock<'a, G::Move>>,
     pub(crate) nodes: u64,
     next_check: u64,
     pub(crate) aborted: bool,
@@ -121,6 +129,8 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     pub(crate) leaves: u64,
     /// The first move searched at the root in the current iteration.
     root_first: Option<G::Move>,
+    /// The previous iteration's best move (searched first in this one).
+    prev_best: Option<G::Move>,
     /// The current iteration's best line so far, once a root move after the first one has beaten
     /// it (its score is exact or a lower bound).
     partial: Option<Iteration<G::Move>>,
@@ -148,7 +158,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         id: usize,
         shared: &'a Shared<'a>,
         history: &[u64],
-        clock: Option<Clock<'a>>,
+        clock: Option<Clock<'a, G::Move>>,
     ) -> Self {
         let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
@@ -183,7 +193,36 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             leaf_plies: 0,
             leaves: 0,
             root_first: None,
+            prev_best: None,
             partial: None,
+        }
+    }
+
+    /// The main thread reports an iteration, completed or `partial` (helpers have nothing to
+    /// report to).
+    fn report(&mut self, it: &Iteration<G::Move>, partial: bool) {
+        let Some(c) = &self.clock else {
+            return;
+        };
+        let sh = self.shared;
+        let nodes = self.nodes + sh.total_nodes() - sh.nodes[self.id].0.load(MemOrder::Relaxed);
+        let report = Report {
+            depth: it.depth,
+            seldepth: self.seldepth as u32,
+            mean_depth: if self.leaves > 0 {
+                self.leaf_plies as f64 / self.leaves as f64
+            } else {
+                it.depth as f64
+            },
+            score: super::Score(it.score),
+            nodes,
+            time: c.start.elapsed(),
+            pv: it.pv.clone(),
+            hashfull: sh.tt.hashfull(),
+            partial,
+        };
+        if let Some(c) = &mut self.clock {
+            (c.on_report)(&report);
         }
     }
 
@@ -517,11 +556,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                         self.update_pv(ply, m);
                     }
                     if ply == 0 && i > 0 {
-                        self.partial = Some(Iteration {
+                        let it = Iteration {
                             depth: depth as u32,
                             score,
                             pv: self.root_pv(),
-                        });
+                        };
+                        if self.prev_best.is_some() && self.root_first == self.prev_best {
+                            self.report(&it, true);
+                        }
+                        self.partial = Some(it);
                     }
                     if alpha >= beta {
                         if !noisy {
@@ -558,10 +601,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// The aborted iteration's best line, if a root move beat the previous iteration's best move
-    /// (searched first) at the new depth.
-    fn proven_partial(&mut self, last: Option<&Iteration<G::Move>>) -> Option<Iteration<G::Move>> {
-        let previous = last?.pv.first()?;
-        if self.root_first.as_ref() != Some(previous) {
+    /// (searched first) at the new depth (already reported when it was found).
+    fn proven_partial(&mut self) -> Option<Iteration<G::Move>> {
+        if self.prev_best.is_none() || self.root_first != self.prev_best {
             return None;
         }
         self.partial.take()
@@ -598,15 +640,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
     }
 
-    /// Iterative deepening up to `max_depth`; the main thread calls `on_iteration` after each
-    /// completed iteration and decides when to stop. Returns the last completed iteration, or the
-    /// unfinished one when the clock or the node limit stopped it after it found a better move.
-    pub(crate) fn iterate(
-        &mut self,
-        root: &G,
-        max_depth: u32,
-        on_iteration: &mut dyn FnMut(&mut Self, &Iteration<G::Move>),
-    ) -> Option<Iteration<G::Move>> {
+    /// Iterative deepening up to `max_depth`; the main thread reports each completed iteration
+    /// and decides when to stop. Returns the last completed iteration, or the unfinished one when
+    /// the clock, the node limit or a stop ended it after it found a better move.
+    pub(crate) fn iterate(&mut self, root: &G, max_depth: u32) -> Option<Iteration<G::Move>> {
         let mut last: Option<Iteration<G::Move>> = None;
         let mut prev = 0;
         let main = self.clock.is_some();
@@ -618,11 +655,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             self.leaf_plies = 0;
             self.leaves = 0;
             self.root_first = None;
+            self.prev_best = last.as_ref().and_then(|l| l.pv.first().copied());
             self.partial = None;
             let s = self.aspiration(root, depth as i32, prev);
             if self.aborted {
-                if let Some(it) = self.proven_partial(last.as_ref()) {
-                    on_iteration(self, &it);
+                if let Some(it) = self.proven_partial() {
                     last = Some(it);
                 }
                 break;
@@ -633,7 +670,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 score: s,
                 pv: self.root_pv(),
             };
-            on_iteration(self, &it);
+            self.report(&it, false);
             last = Some(it);
             if !main && self.shared.control.is_stopped() {
                 break;

@@ -11,8 +11,10 @@
 //!   thread; `threads`: the Lazy SMP driver (main thread keeps time and reports).
 //!
 //! The search never prints: [`search`] calls back with a [`Report`] per completed iteration (main
-//! thread only; once more for an iteration stopped by the limits after a root move beat the
-//! previous best move, whose line then is the answer) and returns a [`SearchResult`]. It stops
+//! thread only), and with a [`partial`](Report::partial) one as soon as an unfinished iteration
+//! finds a move better than the previous best (the answer if the search stopped then; it is the
+//! answer when the limits stop that iteration), and with the [`SearchResult`] as soon as the main
+//! thread has it, before the helper threads are joined; it returns the same result. It stops
 //! when a limit is reached or when [`Control::stop`] is called (within a fraction of a
 //! millisecond), and always returns a legal move when the root has one (the first iteration is
 //! never aborted).
@@ -128,6 +130,10 @@ pub struct Report<M> {
     pub pv: Vec<M>,
     /// Per-mille of the transposition table written by this search (sampled).
     pub hashfull: u32,
+    /// An unfinished iteration in which a root move beat the previous iteration's best move: the
+    /// search's answer if it stopped now. Reported when it is found (a completed iteration of the
+    /// same depth may follow); the answer only if no completed iteration follows it.
+    pub partial: bool,
 }
 
 impl<M> Report<M> {
@@ -164,9 +170,13 @@ pub struct SearchResult<M> {
 /// Searches `root` within `limits`.
 ///
 /// `history` holds the keys of the positions of the game before `root`, oldest first (for
-/// repetition; only the last `root.reversible_plies()` matter). `on_report` is called after each
-/// completed iteration. The table is shared with any other search using it; `control` stops the
-/// search or ends its pondering from another thread.
+/// repetition; only the last `root.reversible_plies()` matter). `on_report` is called with each
+/// [`Report`]; `on_result` with the result as soon as it is known: before the helper threads
+/// have finished (they end on their own within a few thousand nodes, and are joined before this
+/// returns the same result), so that an answer never waits for a thread that the machine has not
+/// scheduled yet. The table is shared with any other search using it; `control` stops the search
+/// or ends its pondering from another thread.
+#[allow(clippy::too_many_arguments)]
 pub fn search<G: Evaluate>(
     root: &G,
     history: &[u64],
@@ -175,12 +185,13 @@ pub fn search<G: Evaluate>(
     tt: &Tt,
     control: &Control,
     on_report: &mut dyn FnMut(&Report<G::Move>),
+    on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     let start = Instant::now();
     let mut moves = MoveList::default();
     root.generate(&mut moves);
     if moves.is_empty() {
-        return SearchResult {
+        let result = SearchResult {
             best: None,
             ponder: None,
             score: Score(score::loss_in(0)),
@@ -189,6 +200,8 @@ pub fn search<G: Evaluate>(
             time: start.elapsed(),
             pv: Vec::new(),
         };
+        on_result(&result);
+        return result;
     }
     if moves.len() == 1 && !limits.analyze {
         // A single legal move is answered at once (Hub `go think`).
@@ -197,7 +210,7 @@ pub fn search<G: Evaluate>(
         let ponder = tt
             .probe(child.key())
             .and_then(|d| reply_at(&child, d.move_index));
-        return SearchResult {
+        let result = SearchResult {
             best: Some(m),
             ponder,
             score: Score(-child.evaluate()),
@@ -206,11 +219,20 @@ pub fn search<G: Evaluate>(
             time: start.elapsed(),
             pv: vec![m],
         };
+        on_result(&result);
+        return result;
     }
     tt.new_search();
-    threads::run(
-        root, history, limits, options, tt, control, start, on_report,
-    )
+    let job = threads::Job {
+        root,
+        history,
+        limits,
+        options,
+        tt,
+        control,
+        start,
+    };
+    threads::run(&job, on_report, on_result)
 }
 
 /// A one-thread search of `pos` to `depth` plies from an empty table (benches, openings,
@@ -239,6 +261,7 @@ pub fn search_to_depth_with<G: Evaluate>(
         opts,
         tt,
         &Control::new(false),
+        &mut |_| {},
         &mut |_| {},
     )
 }

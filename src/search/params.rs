@@ -36,13 +36,26 @@ impl Value for bool {
     }
 }
 
+/// The largest magnitude a numeric parameter takes: far beyond any useful setting, small enough
+/// that the search's products of a parameter and a depth (margins times plies) cannot overflow.
+const MAX_MAGNITUDE: f64 = 1e6;
+
 macro_rules! numeric_values {
     ($($t:ty),*) => {$(
         impl Value for $t {
             fn parse(name: &str, v: &str) -> Result<$t, ParamError> {
-                v.trim()
-                    .parse()
-                    .map_err(|_| ParamError(format!("{name}: bad number '{v}'")))
+                let bad = || {
+                    ParamError(format!(
+                        "{name}: '{v}' is not a number in -{MAX_MAGNITUDE}..={MAX_MAGNITUDE}"
+                    ))
+                };
+                let x: $t = v.trim().parse().map_err(|_| bad())?;
+                // NaN and the infinities fail this test too.
+                if (x as f64).abs() <= MAX_MAGNITUDE {
+                    Ok(x)
+                } else {
+                    Err(bad())
+                }
             }
 
             fn text(&self) -> String {
@@ -188,18 +201,21 @@ fn normalised(name: &str) -> String {
 }
 
 impl Params {
-    /// Sets a parameter by name (`-` or `_` in names; booleans as on/off/true/false).
+    /// Sets a parameter by name (`-` or `_` in names; booleans as on/off/true/false). A refused
+    /// value changes nothing.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        self.set_by_name(&normalised(name), value)
+        let mut next = self.clone();
+        next.set_by_name(&normalised(name), value)
             .unwrap_or_else(|| {
                 Err(ParamError(format!(
                     "unknown search parameter '{name}' (known: {})",
                     Self::NAMES.join(", ")
                 )))
             })?;
-        if self.lmr_divisor <= 0.0 {
+        if next.lmr_divisor <= 0.0 {
             return Err(ParamError("lmr-divisor must be positive".into()));
         }
+        *self = next;
         Ok(())
     }
 
@@ -242,6 +258,14 @@ mod tests {
         assert!(p.get("nonsense").is_none());
         assert!(p.set("nonsense", "1").is_err());
         assert!(p.set("lmr", "maybe").is_err());
+        for bad in ["nan", "inf", "-inf", "1e300", "99999999"] {
+            let e = p.set("lmr-base", bad).unwrap_err().to_string();
+            assert!(e.contains(bad), "{e}");
+        }
+        assert!(p.set("rfp-margin", "2000000000").is_err());
+        assert!(p.set("clock-check-nodes", "18446744073709551615").is_err());
+        assert!(p.set("lmr-divisor", "0").is_err());
+        assert_eq!(p, Params::default(), "a refused value changes nothing");
         p.set("LMR", "off").unwrap();
         assert!(!p.lmr);
     }

@@ -2,10 +2,13 @@
 //! sharing only the transposition table (and the stop signal).
 //!
 //! Thread 0 is the main thread: it keeps time, checks the node limit, reports each iteration and
-//! decides the move; when it finishes it raises the stop signal and the helpers end. Helpers with
+//! decides the move; when it finishes it raises the stop signal, hands the result over at once,
+//! and the helpers end on their own (within `clock-check-nodes` nodes of their own). Helpers with
 //! an odd id search one ply deeper than the main thread's iteration number, so the threads do not
 //! all search the same depth in step. Threads are scoped: they borrow the root, the table and the
-//! signals, and are joined before [`run`] returns.
+//! signals, and are joined before [`run`] returns, after the result was handed over: on a loaded
+//! machine a helper may wait many milliseconds for a core before it sees the stop signal, and the
+//! answer does not wait for it.
 
 use super::alphabeta::{Clock, Iteration, Shared, Worker};
 use super::score::{MAX_PLY, Score};
@@ -16,64 +19,66 @@ use crate::time::TimeManager;
 use crate::tt::Tt;
 use std::time::Instant;
 
-/// Runs the search of `root` on `options.threads` threads (the calling thread is the main one).
-#[allow(clippy::too_many_arguments)]
+/// What one search is given (see [`search`](super::search)), and when it started.
+pub(crate) struct Job<'a, G> {
+    pub(crate) root: &'a G,
+    pub(crate) history: &'a [u64],
+    pub(crate) limits: &'a Limits,
+    pub(crate) options: &'a SearchOptions,
+    pub(crate) tt: &'a Tt,
+    pub(crate) control: &'a Control,
+    pub(crate) start: Instant,
+}
+
+/// Runs the search of `job.root` on `options.threads` threads (the calling thread is the main
+/// one).
 pub(crate) fn run<G: Evaluate>(
-    root: &G,
-    history: &[u64],
-    limits: &Limits,
-    options: &SearchOptions,
-    tt: &Tt,
-    control: &Control,
-    start: Instant,
+    job: &Job<'_, G>,
     on_report: &mut dyn FnMut(&Report<G::Move>),
+    on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
-    let threads = options.threads.max(1);
-    let shared = Shared::new(tt, control, &options.params, threads);
-    let max_depth = limits
+    let threads = job.options.threads.max(1);
+    let shared = Shared::new(job.tt, job.control, &job.options.params, threads);
+    let max_depth = job
+        .limits
         .depth
         .unwrap_or(MAX_PLY as u32 - 1)
         .clamp(1, MAX_PLY as u32 - 1);
     let clock = Clock {
-        tm: TimeManager::new(limits, start, &options.time),
-        time_params: &options.time,
-        pondering: limits.ponder && control.is_pondering(),
-        node_limit: limits.nodes,
+        start: job.start,
+        on_report,
+        tm: TimeManager::new(job.limits, job.start, &job.options.time),
+        time_params: &job.options.time,
+        pondering: job.limits.ponder && job.control.is_pondering(),
+        node_limit: job.limits.nodes,
     };
-    let (last, main_nodes) = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         for id in 1..threads {
             let shared = &shared;
             s.spawn(move || {
-                let mut w = Worker::<G>::new(id, shared, history, None);
-                w.iterate(root, MAX_PLY as u32 - 2, &mut |_, _| {});
+                let mut w = Worker::<G>::new(id, shared, job.history, None);
+                w.iterate(job.root, MAX_PLY as u32 - 2);
             });
         }
-        let mut main = Worker::<G>::new(0, &shared, history, Some(clock));
-        let mut report = |w: &mut Worker<'_, G>, it: &Iteration<G::Move>| {
-            let nodes = w.nodes + w.shared.total_nodes()
-                - w.shared.nodes[0]
-                    .0
-                    .load(std::sync::atomic::Ordering::Relaxed);
-            on_report(&Report {
-                depth: it.depth,
-                seldepth: w.seldepth as u32,
-                mean_depth: if w.leaves > 0 {
-                    w.leaf_plies as f64 / w.leaves as f64
-                } else {
-                    it.depth as f64
-                },
-                score: Score(it.score),
-                nodes,
-                time: start.elapsed(),
-                pv: it.pv.clone(),
-                hashfull: w.shared.tt.hashfull(),
-            });
-        };
-        let last = main.iterate(root, max_depth, &mut report);
-        control.stop();
-        (last, main.nodes)
-    });
-    let nodes = shared.total_nodes().max(main_nodes);
+        let mut main = Worker::<G>::new(0, &shared, job.history, Some(clock));
+        let last = main.iterate(job.root, max_depth);
+        job.control.stop();
+        // The helpers' counts as last published (they publish every few thousand nodes).
+        let nodes = shared.total_nodes().max(main.nodes);
+        let result = result_of(job.root, job.tt, last, nodes, job.start);
+        on_result(&result);
+        result
+    })
+}
+
+/// The answer of the main thread's last iteration (a legal move whenever the root has one).
+fn result_of<G: Evaluate>(
+    root: &G,
+    tt: &Tt,
+    last: Option<Iteration<G::Move>>,
+    nodes: u64,
+    start: Instant,
+) -> SearchResult<G::Move> {
     let last = last.unwrap_or_else(|| Iteration {
         depth: 0,
         score: 0,

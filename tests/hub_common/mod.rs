@@ -24,8 +24,14 @@ pub struct Engine {
 impl Engine {
     /// Starts `tiao` with these arguments (`["hub"]`, or none for the bare binary).
     pub fn start(args: &[&str]) -> Engine {
+        Engine::start_env(args, &[])
+    }
+
+    /// Starts `tiao` with these arguments and environment variables.
+    pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tiao"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

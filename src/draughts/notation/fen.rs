@@ -2,8 +2,10 @@
 //!
 //! Read: `W:W31,32,K40:B1,2,3` — side to move first, then one `:W`/`:B` section per colour, `K`
 //! marking a king, numeric ranges `31-50` (kings too: `K5-9`), algebraic squares on any 8x8 board,
-//! empty sections (`W:W:B1`), a missing section, a trailing `.`, surrounding quotes and unknown
-//! extra `:` fields (ignored). Anything else is a [`FenError`] naming the token.
+//! empty sections (`W:W:B1`), one section left out (`W:B1-20`: White has no piece), lower-case
+//! letters (`w:w31-50:b1-20`), a trailing `.`, surrounding quotes, and the move counters that
+//! lidraughts appends (`:H0:F1`, ignored). Anything else is a [`FenError`] naming the token: an
+//! unknown field (`X31-50`), a section given twice, a FEN with no section at all (`W`).
 //!
 //! Write: the side to move, then White's and Black's pieces in square order, as plain lists
 //! (`W:W31,32,...:B1,2,...`), squares numeric or algebraic as the variant writes them.
@@ -29,6 +31,12 @@ pub enum FenError {
     BadRange(String),
     /// A square given twice.
     Duplicate(String),
+    /// A `:` field that is neither a colour's pieces nor a move counter.
+    UnknownField(String),
+    /// A colour's pieces given in two fields.
+    DuplicateField(String),
+    /// No `:W` or `:B` field: the side to move alone.
+    MissingPieces(String),
     /// The pieces do not make a valid position.
     Position(PositionError),
 }
@@ -48,6 +56,19 @@ impl fmt::Display for FenError {
                 write!(f, "bad range '{t}' (expected ascending squares like 31-50)")
             }
             FenError::Duplicate(t) => write!(f, "square '{t}' is listed twice"),
+            FenError::UnknownField(t) => write!(
+                f,
+                "unknown field '{t}' (expected W or B followed by squares, or a move counter \
+                 H<n> or F<n>)"
+            ),
+            FenError::DuplicateField(t) => {
+                write!(f, "field '{t}': that colour's pieces are already given")
+            }
+            FenError::MissingPieces(t) => write!(
+                f,
+                "'{t}' gives no pieces (expected the side to move, then :W and :B fields, e.g. \
+                 W:W31-50:B1-20)"
+            ),
             FenError::Position(e) => write!(f, "invalid position: {e}"),
         }
     }
@@ -80,14 +101,27 @@ pub fn parse<R: Rules>(fen: &str) -> Result<Position<R>, FenError> {
     };
     let mut bb = [0u64; 2];
     let mut kings = 0u64;
+    let mut seen = [false; 2];
     for field in fields {
         let field = field.trim();
-        let color = match field.chars().next() {
+        let mut chars = field.chars();
+        let color = match chars.next().map(|c| c.to_ascii_uppercase()) {
             Some('W') => Color::White,
             Some('B') => Color::Black,
-            // Unknown extra fields (move counters, lidraughts extras...) are ignored.
-            _ => continue,
+            // A `::` or a final `:`.
+            None => continue,
+            // lidraughts' half-move clock and move number.
+            Some('H' | 'F')
+                if !chars.as_str().is_empty()
+                    && chars.as_str().bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                continue;
+            }
+            Some(_) => return Err(FenError::UnknownField(field.to_string())),
         };
+        if std::mem::replace(&mut seen[color.index()], true) {
+            return Err(FenError::DuplicateField(field.to_string()));
+        }
         let body = field[1..].trim();
         if body.is_empty() {
             continue;
@@ -111,6 +145,9 @@ pub fn parse<R: Rules>(fen: &str) -> Result<Position<R>, FenError> {
                 kings |= bits;
             }
         }
+    }
+    if seen == [false, false] {
+        return Err(FenError::MissingPieces(s.to_string()));
     }
     Ok(Position::from_parts(bb[0], bb[1], kings, side)?)
 }
@@ -261,6 +298,27 @@ mod tests {
                 == 5
         );
         assert!(parse::<International>(" W : W 31 , 32 : B 1 ").is_ok());
+        assert_eq!(
+            parse::<International>("w:w31-50:b1-20").unwrap(),
+            parse::<International>("W:W31-50:B1-20").unwrap()
+        );
+        assert!(parse::<International>("W:W31-50:B1-20:").is_ok());
+        assert!(parse::<International>("B:W31-50:B1-20:H12:F30").is_ok());
+    }
+
+    #[test]
+    fn unknown_and_missing_fields_are_errors() {
+        let e = |fen: &str| parse::<International>(fen).unwrap_err().to_string();
+        assert!(
+            e("W:X31-50:Y1-20").contains("'X31-50'"),
+            "{}",
+            e("W:X31-50:Y1-20")
+        );
+        assert!(e("W:W31-50:B1-20:Q5").contains("'Q5'"));
+        assert!(e("W:W31-50:B1-20:Hx").contains("'Hx'"));
+        assert!(e("W:W31-50:W1-20").contains("'W1-20'"));
+        assert!(e("W").contains("no pieces"), "{}", e("W"));
+        assert!(e("B:").contains("no pieces"));
     }
 
     #[test]

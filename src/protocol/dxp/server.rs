@@ -1,13 +1,56 @@
-//! The follower's TCP server: accepts connections one at a time and answers the game requests
-//! on each, until killed or until a number of games is played. A connection that ends (the peer
-//! stops, breaks the protocol or disconnects) puts the server back to accepting.
+//! The follower's TCP server: plays the game requests of one connection at a time, until killed
+//! or until a number of games is played. A connection that ends (the peer stops, breaks the
+//! protocol, runs out of time, goes quiet, or disconnects) puts the server back to serving.
+//!
+//! An acceptor thread takes every connection as it comes. One at a time is handed to the engine
+//! (the main thread plays it); a connection that arrives while another is being played waits up
+//! to [`HANDOVER_WAIT`] for it to end (a client that reconnects right after a game is served), and
+//! is then refused clearly: a CHAT saying why, and to its GAMEREQ, if it sends one within
+//! [`REFUSAL_READ`], a GAMEACC with code 3 (no games), then the connection is closed. At most
+//! [`MAX_WAITING`] connections wait at once; beyond them a connection is closed at once after the
+//! CHAT. So a client that holds a connection never keeps another from an answer, and a flood of
+//! connections costs a bounded number of threads.
+//!
+//! Log lines about refused connections are rate-limited like a session's (see `session`).
 
+use super::framing::{FrameReader, Incoming, encode};
 use super::game::Record;
-use super::log::Log;
+use super::log::{Log, RateLimit};
+use super::message::{AcceptCode, GameAcc, MAX_CHAT, Message};
 use super::session::{Config, Role, Session};
 use crate::engine::Engine;
-use std::net::TcpListener;
-use std::time::Duration;
+use crossbeam_channel::{Sender, unbounded};
+use std::io::Write;
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long a connection that arrives during another one waits for it to end.
+pub const HANDOVER_WAIT: Duration = Duration::from_secs(2);
+/// How long a refused connection is given to send its GAMEREQ (answered with GAMEACC 3).
+pub const REFUSAL_READ: Duration = Duration::from_secs(2);
+/// Most connections waiting or being refused at once.
+pub const MAX_WAITING: usize = 16;
+
+/// A connection accepted, numbered.
+type Accepted = (TcpStream, SocketAddr, u64);
+
+/// What the acceptor and the waiting connections share with the main thread.
+struct Shared<'a> {
+    /// A connection is being played (or handed over to be).
+    busy: AtomicBool,
+    /// The server is ending: refuse everything.
+    closing: AtomicBool,
+    /// Connections waiting or being refused.
+    waiting: AtomicUsize,
+    next_conn: AtomicU64,
+    tx: Sender<Accepted>,
+    log: &'a Log,
+    /// Refusal lines, rate-limited (a flood of connections must not flood the log).
+    refusals: Mutex<RateLimit>,
+    name: &'a str,
+}
 
 /// Serves games on `listener`: `games` in all (`None`: until killed). Returns the finished games;
 /// `on_record` is called as each one finishes.
@@ -19,42 +62,156 @@ pub fn serve(
     games: Option<u32>,
     on_record: &mut dyn FnMut(&Record),
 ) -> Vec<Record> {
+    let (tx, rx) = unbounded::<Accepted>();
+    let shared = Shared {
+        busy: AtomicBool::new(false),
+        closing: AtomicBool::new(false),
+        waiting: AtomicUsize::new(0),
+        next_conn: AtomicU64::new(0),
+        tx,
+        log,
+        refusals: Mutex::new(RateLimit::default()),
+        name: &cfg.name,
+    };
     let mut games_left = games;
-    let mut conn = 0u64;
     let mut records: Vec<Record> = Vec::new();
-    while games_left != Some(0) {
-        let (stream, addr) = match listener.accept() {
-            Ok(x) => x,
-            Err(e) => {
-                log.line(&format!("warning: accepting a connection failed: {e}"));
-                std::thread::sleep(Duration::from_millis(100));
-                continue;
+    std::thread::scope(|s| {
+        let shared = &shared;
+        s.spawn(move || accept_all(s, listener, shared));
+        while games_left != Some(0) {
+            let Ok((stream, addr, conn)) = rx.recv() else {
+                break;
+            };
+            log.line(&format!("connection {conn} from {addr}"));
+            let first = records.len() as u32 + 1;
+            let role = Role::Follower { games_left };
+            match Session::new(stream, conn, role, cfg, engine, log, first, on_record) {
+                Ok(session) => {
+                    let summary = session.run();
+                    if let Some(n) = games_left.as_mut() {
+                        *n = n.saturating_sub(summary.records.len() as u32);
+                    }
+                    records.extend(summary.records);
+                }
+                Err(e) => log.line(&format!("error: connection {conn}: {e}")),
             }
-        };
-        conn += 1;
-        log.line(&format!("connection {conn} from {addr}"));
-        let first = records.len() as u32 + 1;
-        let role = Role::Follower { games_left };
-        let session = match Session::new(stream, conn, role, cfg, engine, log, first, on_record) {
-            Ok(s) => s,
-            Err(e) => {
-                log.line(&format!("error: connection {conn}: {e}"));
-                continue;
+            shared.busy.store(false, Ordering::Release);
+            if games_left != Some(0) {
+                log.line("waiting for a connection");
             }
-        };
-        let summary = session.run();
-        if let Some(n) = games_left.as_mut() {
-            *n = n.saturating_sub(summary.records.len() as u32);
         }
-        records.extend(summary.records);
-        if games_left != Some(0) {
-            log.line("waiting for a connection");
+        // Wake the acceptor from its `accept` so that it sees the end.
+        shared.closing.store(true, Ordering::Release);
+        if let Ok(addr) = listener.local_addr() {
+            let _ = TcpStream::connect_timeout(&addr, Duration::from_secs(1));
         }
-    }
+    });
     log.line(&format!(
         "all {} game{} played",
         records.len(),
         if records.len() == 1 { "" } else { "s" }
     ));
     records
+}
+
+/// The acceptor thread: every connection is handed over, made to wait, or refused.
+fn accept_all<'s, 'a: 's>(
+    s: &'s std::thread::Scope<'s, '_>,
+    listener: &'s TcpListener,
+    shared: &'s Shared<'a>,
+) {
+    loop {
+        let (stream, addr) = match listener.accept() {
+            Ok(x) => x,
+            Err(e) => {
+                if shared.closing.load(Ordering::Acquire) {
+                    return;
+                }
+                shared
+                    .log
+                    .line(&format!("warning: accepting a connection failed: {e}"));
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
+        if shared.closing.load(Ordering::Acquire) {
+            return;
+        }
+        let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed) + 1;
+        if claim(shared) {
+            let _ = shared.tx.send((stream, addr, conn));
+        } else if shared.waiting.fetch_add(1, Ordering::AcqRel) < MAX_WAITING {
+            s.spawn(move || {
+                wait_or_refuse(shared, stream, addr, conn);
+                shared.waiting.fetch_sub(1, Ordering::AcqRel);
+            });
+        } else {
+            shared.waiting.fetch_sub(1, Ordering::AcqRel);
+            refuse(shared, stream, addr, conn, Duration::ZERO);
+        }
+    }
+}
+
+/// Takes the engine for a connection, if nobody has it.
+fn claim(shared: &Shared) -> bool {
+    shared
+        .busy
+        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+        .is_ok()
+}
+
+/// A connection that came while another is played: served if that one ends within
+/// [`HANDOVER_WAIT`], else refused.
+fn wait_or_refuse(shared: &Shared, stream: TcpStream, addr: SocketAddr, conn: u64) {
+    let until = Instant::now() + HANDOVER_WAIT;
+    while Instant::now() < until && !shared.closing.load(Ordering::Acquire) {
+        if claim(shared) {
+            let _ = shared.tx.send((stream, addr, conn));
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    refuse(shared, stream, addr, conn, REFUSAL_READ);
+}
+
+/// Tells a connection that tiao is busy: a CHAT, then GAMEACC 3 to a GAMEREQ that comes within
+/// `read` (none read when zero); then closes it.
+fn refuse(shared: &Shared, mut stream: TcpStream, addr: SocketAddr, conn: u64, read: Duration) {
+    let why = if shared.closing.load(Ordering::Acquire) {
+        "tiao has played all its games"
+    } else {
+        "tiao is playing on another connection; try again later"
+    };
+    if let Ok(mut limit) = shared.refusals.lock()
+        && let Some(line) = limit.admit(&format!("connection {conn} from {addr} refused: {why}"))
+    {
+        shared.log.line(&line);
+    }
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    let chat: String = format!("tiao: {why}").chars().take(MAX_CHAT).collect();
+    let _ = stream.write_all(&encode(&Message::Chat(chat).to_wire()));
+    if !read.is_zero()
+        && stream.set_read_timeout(Some(read)).is_ok()
+        && let Ok(clone) = stream.try_clone()
+    {
+        let mut frames = FrameReader::new(clone);
+        let until = Instant::now() + read;
+        while Instant::now() < until {
+            match frames.next_frame() {
+                Incoming::Frame(text) => {
+                    if let Ok(Message::GameReq(_)) = Message::parse(&text) {
+                        let acc = Message::GameAcc(GameAcc {
+                            follower: shared.name.to_string(),
+                            code: AcceptCode::NoGames,
+                        });
+                        let _ = stream.write_all(&encode(&acc.to_wire()));
+                        break;
+                    }
+                }
+                Incoming::Bad(_) => {}
+                Incoming::Closed { .. } | Incoming::Failed(_) => break,
+            }
+        }
+    }
+    let _ = stream.shutdown(Shutdown::Both);
 }

@@ -24,6 +24,14 @@
 //!   A BACKREQ outside a game, or naming a position that is not in it, is answered `2` (continue);
 //! - CHAT is logged; a stray BACKACC or a GAMEEND between games is logged and ignored.
 //!
+//! Deadlines (the session waits with `recv_deadline`, never without one while the peer owes a
+//! message): at the peer's turn in a game, its clock (the GAMEREQ's minutes, measured by us) plus
+//! a grace ([`PEER_GRACE_SHARE`], at least [`PEER_GRACE_MIN`]): past it the peer loses on time
+//! (CHAT, GAMEEND `3` with stop code `1`, the game recorded as won) and the connection ends; when
+//! no game waits for the peer's move, [`Config::idle_timeout`] since its last message that moves
+//! a game on (GAMEREQ, GAMEACC, MOVE, GAMEEND): the connection is closed. While we think, none.
+//! Lines the peer can cause without moving a game on go through the log's rate limit.
+//!
 //! Faults: a frame that is not a message, a message that does not read, an illegal move, or a
 //! message the state does not allow (a MOVE out of turn, a GAMEREQ from the follower, ...) logs
 //! an `error:` line, tells the peer in a CHAT, records the game in progress as lost by the peer,
@@ -33,7 +41,7 @@
 use super::clock::{Caps, Clock};
 use super::framing::{FrameError, FrameReader, Incoming, encode};
 use super::game::{Game, Outcome, Record, Setup, Status};
-use super::log::Log;
+use super::log::{Log, RateLimit};
 use super::message::{
     AcceptCode, BackCode, BackReq, Board, DxpMove, DxpPosition, EndReason, GameAcc, GameEnd,
     GameReq, MAX_CHAT, Message, StartPosition, VERSION,
@@ -43,7 +51,7 @@ use crate::color::Color;
 use crate::engine::{Done, Engine, Event, EventSink};
 use crate::game::Game as _;
 use crate::track::{GameTrack, RuleEnd};
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::io::Write;
 use std::net::{Shutdown, TcpStream};
 use std::path::PathBuf;
@@ -59,6 +67,15 @@ pub const ADJUDICATION_TIME: Duration = Duration::from_secs(1);
 /// Longest a write to the peer may block.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The default [`Config::idle_timeout`].
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Time over its clock a peer may take before it loses on time: this share of its clock, and at
+/// least [`PEER_GRACE_MIN`] (our measure of its time includes the network both ways).
+pub const PEER_GRACE_SHARE: f64 = 0.05;
+/// See [`PEER_GRACE_SHARE`].
+pub const PEER_GRACE_MIN: Duration = Duration::from_secs(1);
+
 /// Settings shared by both roles.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -68,6 +85,11 @@ pub struct Config {
     pub caps: Caps,
     /// Our clock for every game instead of the GAMEREQ's minutes (tests).
     pub clock: Option<Duration>,
+    /// The peer's clock for every game instead of the GAMEREQ's minutes (tests).
+    pub peer_clock: Option<Duration>,
+    /// A connection on which the peer sends no game message for this long, while no game waits
+    /// for its move, is closed.
+    pub idle_timeout: Duration,
     /// Append each finished game to this PDN file.
     pub pdn: Option<PathBuf>,
 }
@@ -78,6 +100,8 @@ impl Default for Config {
             name: format!("tiao {}", env!("CARGO_PKG_VERSION")),
             caps: Caps::default(),
             clock: None,
+            peer_clock: None,
+            idle_timeout: IDLE_TIMEOUT,
             pdn: None,
         }
     }
@@ -168,6 +192,8 @@ struct Live {
     clock: Clock,
     /// The peer's time as we measure it (its MOVE's arrival minus our MOVE's departure).
     peer_used: Duration,
+    /// The peer's time for the whole game (the GAMEREQ's, like ours).
+    peer_total: Duration,
     /// When the side to move started thinking.
     turn_started: Instant,
     /// The running search: its id and purpose.
@@ -203,6 +229,19 @@ pub struct Session<'a> {
     end: Option<String>,
     fault: bool,
     write_failed: Option<String>,
+    /// When the peer last sent a message that moves a game on (`moves_the_game`).
+    last_activity: Instant,
+    /// The lines the peer can make us write as often as it likes.
+    noise: RateLimit,
+}
+
+/// What a wait for the peer ends with when nothing comes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Expiry {
+    /// The peer is to move and has used its clock and the grace.
+    PeerClock,
+    /// No game message for the idle timeout.
+    Idle,
 }
 
 fn secs(d: Duration) -> f64 {
@@ -247,6 +286,8 @@ impl<'a> Session<'a> {
             end: None,
             fault: false,
             write_failed: None,
+            last_activity: Instant::now(),
+            noise: RateLimit::default(),
         })
     }
 
@@ -256,14 +297,27 @@ impl<'a> Session<'a> {
             self.request_game();
         }
         while self.end.is_none() {
-            let Ok(input) = self.rx.recv() else {
-                self.finish("input channel closed");
-                break;
+            let input = match self.deadline() {
+                None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                Some((at, _)) => self.rx.recv_deadline(at),
+            };
+            let input = match input {
+                Ok(input) => input,
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some((_, expiry)) = self.deadline() {
+                        self.expire(expiry);
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.finish("input channel closed");
+                    break;
+                }
             };
             match input {
                 Input::Frame { text, at } => self.on_frame(&text, at),
                 Input::Bad(FrameError::Empty) => {
-                    self.log("warning: empty message (a lone NUL) ignored")
+                    self.noise("warning: empty message (a lone NUL) ignored")
                 }
                 Input::Bad(e) => self.fault(&format!("peer sent garbage: {e}")),
                 Input::Closed(why) => self.on_closed(&why),
@@ -282,6 +336,9 @@ impl<'a> Session<'a> {
             let _ = r.join();
         }
         let end = self.end.take().unwrap_or_default();
+        if let Some(note) = self.noise.flush() {
+            self.log(&note);
+        }
         self.log(&format!("connection {} closed: {end}", self.conn));
         Summary {
             records: std::mem::take(&mut self.records),
@@ -295,6 +352,72 @@ impl<'a> Session<'a> {
         self.log.line(text);
     }
 
+    /// A line the peer can make us write as often as it likes: rate-limited (see `log`).
+    fn noise(&mut self, text: &str) {
+        if let Some(line) = self.noise.admit(text) {
+            self.log.line(&line);
+        }
+    }
+
+    /// When the wait for the peer ends if nothing comes, and why: in a game at the peer's turn,
+    /// at its clock plus the grace; when no game waits for its move (between games, a GAMEREQ
+    /// or a GAMEEND unanswered), after the idle timeout. While we think, never.
+    fn deadline(&self) -> Option<(Instant, Expiry)> {
+        match &self.state {
+            State::Playing(live) if live.game.our_turn() => None,
+            State::Playing(live) => {
+                let grace = live
+                    .peer_total
+                    .mul_f64(PEER_GRACE_SHARE)
+                    .max(PEER_GRACE_MIN);
+                let left = live.peer_total.saturating_sub(live.peer_used);
+                Some((live.turn_started + left + grace, Expiry::PeerClock))
+            }
+            _ => Some((self.last_activity + self.cfg.idle_timeout, Expiry::Idle)),
+        }
+    }
+
+    /// The peer let a deadline pass: it loses the game on time, or the connection is closed.
+    fn expire(&mut self, expiry: Expiry) {
+        match expiry {
+            Expiry::PeerClock => {
+                let State::Playing(mut live) = std::mem::replace(&mut self.state, State::Idle)
+                else {
+                    return;
+                };
+                self.halt(&mut live);
+                let used = live.peer_used + live.turn_started.elapsed();
+                let why = format!(
+                    "{} lost on time: {:.1} s used of its {:.1} s",
+                    self.peer,
+                    secs(used),
+                    secs(live.peer_total)
+                );
+                self.log(&format!("game {}: {why}", live.game.setup().number));
+                let chat = format!("tiao: your time is up ({why}); closing");
+                self.send(&Message::Chat(chat.chars().take(MAX_CHAT).collect()));
+                self.send(&Message::GameEnd(GameEnd {
+                    reason: EndReason::Win,
+                    stop: true,
+                }));
+                let ours = live.game.setup().ours;
+                self.finish_game(&live, Outcome::Win(ours), &why);
+                self.finish(&why);
+            }
+            Expiry::Idle => {
+                let why = format!(
+                    "nothing from the peer for {:.0} s",
+                    secs(self.cfg.idle_timeout)
+                );
+                self.log(&format!("warning: {why}: closing"));
+                let chat = format!("tiao: {why}; closing");
+                self.send(&Message::Chat(chat.chars().take(MAX_CHAT).collect()));
+                self.abort_game(&why);
+                self.finish(&why);
+            }
+        }
+    }
+
     fn finish(&mut self, why: &str) {
         if self.end.is_none() {
             self.end = Some(why.to_string());
@@ -303,7 +426,12 @@ impl<'a> Session<'a> {
 
     fn send(&mut self, msg: &Message) {
         let text = msg.to_wire();
-        self.log(&format!("send {} {text:?}", msg.name()));
+        let line = format!("send {} {text:?}", msg.name());
+        if moves_the_game(msg) {
+            self.log(&line);
+        } else {
+            self.noise(&line);
+        }
         if let Err(e) = self.stream.write_all(&encode(&text)) {
             self.write_failed.get_or_insert_with(|| e.to_string());
         }
@@ -332,21 +460,30 @@ impl<'a> Session<'a> {
         let msg = match Message::parse(text) {
             Ok(m) => m,
             Err(e) => {
-                self.log(&format!("recv unreadable {text:?}"));
+                self.noise(&format!("recv unreadable {text:?}"));
                 self.fault(&format!("peer sent a bad message: {e}"));
                 return;
             }
         };
-        self.log(&format!("recv {} {text:?}", msg.name()));
+        let line = format!("recv {} {text:?}", msg.name());
+        if moves_the_game(&msg) {
+            self.log(&line);
+            self.last_activity = Instant::now();
+        } else {
+            self.noise(&line);
+        }
         match msg {
             Message::GameReq(r) => self.on_gamereq(r, at),
             Message::GameAcc(a) => self.on_gameacc(a, at),
             Message::Move(m) => self.on_move(m, at),
             Message::GameEnd(e) => self.on_gameend(e, at),
-            Message::Chat(t) => self.log(&format!("chat from {}: {t}", self.peer)),
+            Message::Chat(t) => {
+                let line = format!("chat from {}: {t}", self.peer);
+                self.noise(&line)
+            }
             Message::BackReq(b) => self.on_backreq(b, at),
             Message::BackAcc(_) => {
-                self.log("warning: BACKACC ignored (tiao never sends BACKREQ)");
+                self.noise("warning: BACKACC ignored (tiao never sends BACKREQ)");
             }
         }
     }
@@ -537,7 +674,7 @@ impl<'a> Session<'a> {
         let board = match self.acceptance(&req) {
             Ok(b) => b,
             Err((code, why)) => {
-                self.log(&format!("game refused ({}): {why}", code.meaning()));
+                self.noise(&format!("game refused ({}): {why}", code.meaning()));
                 self.send(&Message::GameAcc(GameAcc {
                     follower: self.cfg.name.clone(),
                     code,
@@ -608,10 +745,15 @@ impl<'a> Session<'a> {
             setup.ours,
             secs(clock.total),
         ));
+        let peer_total = self
+            .cfg
+            .peer_clock
+            .unwrap_or_else(|| Clock::from_minutes(setup.minutes).total);
         let live = Live {
             game,
             clock,
             peer_used: Duration::ZERO,
+            peer_total,
             turn_started: at,
             search: None,
         };
@@ -867,7 +1009,7 @@ impl<'a> Session<'a> {
             }
             other => {
                 self.state = other;
-                self.log("warning: GAMEEND outside a game ignored");
+                self.noise("warning: GAMEEND outside a game ignored");
             }
         }
     }
@@ -884,7 +1026,7 @@ impl<'a> Session<'a> {
 
     fn on_backreq(&mut self, req: BackReq, at: Instant) {
         let State::Playing(live) = &mut self.state else {
-            self.log("BACKREQ while no game is being played: answered 2 (continue)");
+            self.noise("BACKREQ while no game is being played: answered 2 (continue)");
             self.send(&Message::BackAcc(BackCode::Continue));
             return;
         };
@@ -894,7 +1036,7 @@ impl<'a> Session<'a> {
                 "game {number}: BACKREQ to move {} {} is not a position of this game: answered 2 (continue)",
                 req.move_number, req.color
             );
-            self.log(&line);
+            self.noise(&line);
             self.send(&Message::BackAcc(BackCode::Continue));
             return;
         }
@@ -903,9 +1045,13 @@ impl<'a> Session<'a> {
             _ => unreachable!("checked above"),
         };
         self.halt(&mut live);
+        if !live.game.our_turn() {
+            // The peer's clock is not given back either: its turn so far is charged.
+            live.peer_used += at.saturating_duration_since(live.turn_started);
+        }
         let taken = live.game.back_to(&req).unwrap_or(0);
         live.turn_started = at;
-        self.log(&format!(
+        self.noise(&format!(
             "game {number}: took back {taken} plies to move {} with {} to move, as the peer asked",
             req.move_number, req.color
         ));
@@ -913,6 +1059,16 @@ impl<'a> Session<'a> {
         self.send(&Message::BackAcc(BackCode::Accepted));
         self.next_turn();
     }
+}
+
+/// Whether a message moves a game on (GAMEREQ, GAMEACC, MOVE, GAMEEND): those are logged in
+/// full and count as the peer's activity; the others (CHAT, BACKREQ, BACKACC) can be sent
+/// without end and go through the log's rate limit.
+fn moves_the_game(msg: &Message) -> bool {
+    matches!(
+        msg,
+        Message::GameReq(_) | Message::GameAcc(_) | Message::Move(_) | Message::GameEnd(_)
+    )
 }
 
 /// A game status in words.

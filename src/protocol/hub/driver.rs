@@ -140,9 +140,10 @@ impl<W: Write> Hub<W> {
         let mv = move |m: &str| numbering.move_out(variant, m);
         match event {
             Event::Info(info) => self.send(&format::info_line(&info, &mv)),
+            // Written at once: the search's helper threads may still be ending, and the engine
+            // joins them before anything else changes it (the next `go`, `pos`, `set-param`).
             Event::Done(done) => {
                 self.search = None;
-                self.engine.wait();
                 match format::done_line(&done, &mv) {
                     Some(line) => self.send(&line),
                     None => self.error("the search found no move (the side to move has lost)"),
@@ -151,20 +152,36 @@ impl<W: Write> Hub<W> {
         }
     }
 
-    /// Stops a running search and writes what it still reports, ending with its `done`.
+    /// Stops a running search and writes what it still reports, ending with its `done`. The
+    /// engine answers a stop at once from the search's last report, so `done` is usually already
+    /// waiting; the search threads are not waited for (the engine joins them before its next
+    /// search or change).
     fn finish_search(&mut self) -> io::Result<()> {
         if self.search.is_none() {
             return Ok(());
         }
         self.engine.stop();
-        self.engine.wait();
-        while let Ok(event) = self.events.try_recv() {
-            self.event(event)?;
+        loop {
+            while let Ok(event) = self.events.try_recv() {
+                self.event(event)?;
+            }
+            if self.search.is_none() {
+                return Ok(());
+            }
+            if self.engine.search_thread_ended() {
+                // Ended without its `Done` (it cannot, but the loop must not hang if it did).
+                while let Ok(event) = self.events.try_recv() {
+                    self.event(event)?;
+                }
+                if self.search.take().is_some() {
+                    self.error("the search ended without a result")?;
+                }
+                return Ok(());
+            }
+            if let Ok(event) = self.events.recv_timeout(Duration::from_millis(5)) {
+                self.event(event)?;
+            }
         }
-        if self.search.take().is_some() {
-            self.error("the search ended without a result")?;
-        }
-        Ok(())
     }
 
     /// Handles one input line.
@@ -205,11 +222,15 @@ impl<W: Write> Hub<W> {
                 }
                 self.send("wait")?;
             }
-            Command::SetParam { name, value } => {
-                if let Err(e) = self.set_param(&name, &value) {
-                    self.error(&e)?;
+            Command::SetParam { name, value } => match self.set_param(&name, &value) {
+                Err(e) => self.error(&e)?,
+                Ok(()) if name.trim().eq_ignore_ascii_case("threads") => {
+                    if let Some(w) = engine::threads_warning(self.engine.options().threads) {
+                        self.send(&super::syntax::message("info", &[("message", w)]))?;
+                    }
                 }
-            }
+                Ok(()) => {}
+            },
             Command::Init => self.send("ready")?,
             Command::NewGame => self.engine.new_game(),
             Command::Pos { source, moves } => {

@@ -136,6 +136,7 @@ mod tests {
             nps: 8_003_485,
             hashfull: 0,
             pv: vec![mt("32-28"), mt("17-22"), mt("28x17x22")],
+            partial: false,
         };
         assert_eq!(
             info_line(&info, &|m| m.to_string()),
