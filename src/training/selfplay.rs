@@ -93,6 +93,7 @@ fn search_at<R: Rules>(
         tt,
         &Control::new(false),
         &mut |_| {},
+        &mut |_| {},
     )
 }
 
