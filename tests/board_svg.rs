@@ -110,34 +110,31 @@ fn captures_are_crossed_out() {
     assert_eq!(arrow.attribute("points").unwrap().split(' ').count(), 3);
 }
 
+/// Runs `tiao board ARGS`: (stdout, success).
+fn board(args: &[&str]) -> (String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .arg("board")
+        .args(args)
+        .output()
+        .unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.success())
+}
+
 #[test]
 fn the_board_command_writes_svg() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .args([
-            "board",
-            "-v",
-            "russian",
-            "--moves",
-            "c3-d4 f6-e5 d4xf6",
-            "--svg",
-            "-",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let s = String::from_utf8(out.stdout).unwrap();
+    let (s, ok) = board(&[
+        "-v",
+        "russian",
+        "--moves",
+        "c3-d4 f6-e5 d4xf6",
+        "--svg",
+        "-",
+    ]);
+    assert!(ok);
     assert_eq!(count(&s, "circle"), 2 * 23);
-    let text = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .args(["board", "--moves", "32-28"])
-        .output()
-        .unwrap();
-    let t = String::from_utf8(text.stdout).unwrap();
+    let (t, _) = board(&["--moves", "32-28"]);
     assert!(t.contains("last move 32-28"), "{t}");
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
-        .args(["board", "--moves", "32-29"])
-        .output()
-        .unwrap();
-    assert!(!bad.status.success());
+    assert!(!board(&["--moves", "32-29"]).1);
 }
 
 #[test]
@@ -167,4 +164,44 @@ fn the_evaluation_plot_is_well_formed_and_marks_mistakes() {
         .find(|n| n.tag_name().name() == "title")
         .unwrap();
     assert_eq!(title.text(), Some("White & <Black>"));
+}
+
+#[test]
+fn nine_mens_morris_is_drawn_too() {
+    use tiao::render::morris;
+    // White closes the top mill and removes Black's man on a1.
+    let d = morris::diagram(None, &["a7", "a1", "d7", "d1", "g7xa1"]).unwrap();
+    let last = d.last_move.as_ref().unwrap();
+    assert_eq!((last.from, last.removed.is_some()), (None, true));
+    for style in [
+        Style::default(),
+        Style {
+            flip: true,
+            coordinates: false,
+            square: 30.0,
+        },
+    ] {
+        let text = morris::svg(&d, &style);
+        // The 32 lines of the board; 24 points: 20 empty, 4 men; 6 + 7 men in hand; the point
+        // played highlighted; the removed man crossed out.
+        assert_eq!(count(&text, "line"), 32);
+        assert_eq!(count(&text, "circle"), 20 + 4 + 13 + 1);
+        assert_eq!(count(&text, "path"), 2, "the arrowhead's and the cross");
+    }
+    // Through `tiao board`: the text diagram, and an SVG on stdout.
+    let run = |more: &[&str]| {
+        let mut args = vec!["-v", "morris", "--moves", "a7 a1 d7 d1 g7xa1"];
+        args.extend_from_slice(more);
+        let (out, ok) = board(&args);
+        assert!(ok, "{out}");
+        out
+    };
+    let text = run(&[]);
+    assert!(text.starts_with("7 W-----------W-----------W"), "{text}");
+    assert!(
+        text.contains("in hand: White 6, Black 7; Black to move"),
+        "{text}"
+    );
+    assert!(text.contains("last move g7xa1"), "{text}");
+    assert_eq!(count(&run(&["--svg", "-"]), "line"), 32);
 }

@@ -285,3 +285,44 @@ fn a_fen_with_unknown_or_missing_fields_is_refused() {
     let (out, _, ok) = tiao(&["analyze", "--fen", "w:w31-50:b1-20", "--depth", "2"]);
     assert!(ok && out.contains("position W:W31,32,"), "{out}");
 }
+
+#[test]
+fn help_and_output_are_true_for_nine_mens_morris() {
+    for cmd in ["analyze", "match", "board"] {
+        let (out, _, ok) = tiao(&[cmd, "--help"]);
+        assert!(
+            ok && out.contains("morris (Nine Men's Morris)"),
+            "{cmd}: {out}"
+        );
+    }
+    let (out, _, ok) = tiao(&["analyze", "-v", "morris", "--depth", "2"]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("Nine Men's Morris, White to move"), "{out}");
+    assert!(out.contains("score: pieces (1.00 = one piece)"), "{out}");
+    assert!(!out.contains("draughts") && !out.contains(" men "), "{out}");
+}
+
+#[test]
+fn review_and_plot_paths_are_checked_before_the_analysis() {
+    let dir = std::env::temp_dir().join(format!("tiao-paths-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.pdn");
+    std::fs::write(&games, "[Result \"*\"]\n1. 32-28 19-23 *\n").unwrap();
+    for (flag, file) in [("--review", "r.pdn"), ("--plot", "p.svg")] {
+        let bad = dir.join("no-such-directory").join(file);
+        let (out, err, ok) = tiao(&[
+            "analyze",
+            "--pdn",
+            games.to_str().unwrap(),
+            flag,
+            bad.to_str().unwrap(),
+        ]);
+        assert!(!ok);
+        assert!(out.is_empty(), "nothing analysed: {out}");
+        assert!(
+            err.contains(flag) && err.contains("no-such-directory"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

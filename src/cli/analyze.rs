@@ -12,6 +12,7 @@ use tiao::analysis::json::{self, ErrorLine, MoveLine, PositionLine};
 use tiao::analysis::review::{self, Thresholds};
 use tiao::analysis::{self as batch, Analysis, Job, Settings};
 use tiao::engine::{Engine, EngineOptions, Event};
+use tiao::game::Variant;
 use tiao::pdn;
 use tiao::render::plot::{self, EvalPlot};
 use tiao::search::Limits;
@@ -132,18 +133,24 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     } else {
         "Black"
     };
+    let (game, unit) = if args.game.variant == Variant::Morris {
+        ("Nine Men's Morris".to_string(), "pieces (1.00 = one piece)")
+    } else {
+        (
+            format!("{} draughts", args.game.variant),
+            "men (1.00 = one man)",
+        )
+    };
     println!(
-        "{} draughts, {side} to move, searching {what} on {} thread(s)",
-        args.game.variant, args.threads
+        "{game}, {side} to move, searching {what} on {} thread(s)",
+        args.threads
     );
     println!("position {fen}");
     let kind = args.game.kind();
     let evaluation = tiao::dispatch!(kind, R => tiao::draughts::eval::patterns::describe::<R>(),
         morris => "hand-made Morris terms".to_string());
     println!("evaluation {evaluation}");
-    println!(
-        "score: men (1.00 = one man) for the side to move; a win in n plies shows as 'win in n plies'"
-    );
+    println!("score: {unit} for the side to move; a win in n plies shows as 'win in n plies'");
     println!(
         "{:>5} {:>16} {:>12} {:>8} {:>6}  principal variation",
         "depth", "score", "nodes", "time", "Mn/s"
@@ -325,6 +332,17 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
     let path = args.pdn.as_deref().unwrap_or_default();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let games = pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    // The files written at the end are opened before the analysis: a path that cannot be
+    // written is said now, not after the analysis (and its work lost).
+    let review_file = match &args.review {
+        Some(path) => {
+            Some(std::fs::File::create(path).map_err(|e| format!("--review {path}: {e}"))?)
+        }
+        None => None,
+    };
+    if let Some(path) = &args.plot {
+        std::fs::File::create(path).map_err(|e| format!("--plot {path}: {e}"))?;
+    }
     let t = thresholds(&args.thresholds)?;
     // Each game under the variant its tags name (else --variant); its jobs say so.
     let mut prepared = Vec::new();
@@ -381,8 +399,9 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         ..
     } = reviews;
     bar.finish(args.quiet);
-    if let Some(path) = &args.review {
-        std::fs::write(path, reviewed_pdn).map_err(|e| format!("{path}: {e}"))?;
+    if let (Some(path), Some(mut file)) = (&args.review, review_file) {
+        file.write_all(reviewed_pdn.as_bytes())
+            .map_err(|e| format!("{path}: {e}"))?;
     }
     if let Some(path) = &args.plot {
         let several = plots.len() > 1;

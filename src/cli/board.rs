@@ -1,7 +1,9 @@
 //! `tiao board`: a diagram of a position, as text on stdout or as an SVG picture.
 
 use clap::Args;
+use tiao::game::Variant;
 use tiao::render::board::{self, Style};
+use tiao::render::morris;
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -12,7 +14,9 @@ Examples:
 
 The last of --moves is marked: its from and to squares highlighted, an arrow along its path and
 a cross on each captured piece. Coordinates are written as the variant writes squares: numbers
-on 10x10 and english, files and ranks on russian, brazilian and duoyibu.")]
+on 10x10 and english, files and ranks on russian, brazilian and duoyibu. Nine Men's Morris
+(-v morris, --fen taking its position string) is drawn as its three squares, with the men in
+hand and the last move: its points highlighted, an arrow for a step, a cross on a removed man.")]
 pub struct BoardArgs {
     #[command(flatten)]
     game: super::GameArgs,
@@ -33,6 +37,16 @@ pub struct BoardArgs {
     square: f64,
 }
 
+/// Writes an SVG picture to `path` ('-': standard output).
+fn write_svg(path: &str, svg: &str) -> Result<(), String> {
+    if path == "-" {
+        print!("{svg}");
+        Ok(())
+    } else {
+        std::fs::write(path, svg).map_err(|e| format!("{path}: {e}"))
+    }
+}
+
 /// `--square`: pixels, a finite number from 4 to 1000.
 fn square_px(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -44,21 +58,24 @@ fn square_px(text: &str) -> Result<f64, String> {
 pub fn run(args: BoardArgs) -> Result<(), String> {
     let kind = args.game.kind();
     let moves = args.position.moves();
+    let style = Style {
+        flip: args.flip,
+        coordinates: !args.no_coordinates,
+        square: args.square,
+    };
+    if kind.variant == Variant::Morris {
+        let d = morris::diagram(args.position.fen.as_deref(), &moves)?;
+        return match &args.svg {
+            Some(path) => write_svg(path, &morris::svg(&d, &style)),
+            None => {
+                print!("{}", morris::text(&d));
+                Ok(())
+            }
+        };
+    }
     let d = board::diagram(kind, args.position.fen.as_deref(), &moves)?;
     match &args.svg {
-        Some(path) => {
-            let style = Style {
-                flip: args.flip,
-                coordinates: !args.no_coordinates,
-                square: args.square,
-            };
-            let svg = board::svg(&d, &style);
-            if path == "-" {
-                print!("{svg}");
-            } else {
-                std::fs::write(path, svg).map_err(|e| format!("{path}: {e}"))?;
-            }
-        }
+        Some(path) => write_svg(path, &board::svg(&d, &style))?,
         None => {
             print!("{}", board::text(&d, args.flip));
             println!("{}", d.fen);

@@ -26,7 +26,8 @@ pub mod tune;
 /// The game a subcommand plays.
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {
-    /// Variant: international (normal), brazilian, russian, duoyibu, english.
+    /// Variant: international (normal), brazilian, russian, duoyibu, english, morris (Nine Men's
+    /// Morris).
     #[arg(long, short, default_value = "international")]
     pub variant: Variant,
     /// Draw rules (russian only): standard or fmjd.

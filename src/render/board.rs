@@ -9,7 +9,7 @@
 //! brazilian and duoyibu), the last move as highlighted from and to squares, an arrow along its
 //! path and a cross on each captured square. [`text`] is the same board in characters.
 
-use super::{escape, num};
+use super::{ARROW, HIGHLIGHT, cross, escape, num, svg_start};
 use crate::color::Color;
 use crate::dispatch;
 use crate::draughts::board::Geometry;
@@ -17,7 +17,7 @@ use crate::draughts::notation::path::find_path;
 use crate::draughts::position::Position;
 use crate::draughts::rules::{Rules, SquareNotation};
 use crate::game::Game;
-use crate::track::{GameTrack, ReplayError};
+use crate::track::GameTrack;
 use crate::variant::GameKind;
 
 /// A piece on a square.
@@ -91,17 +91,12 @@ impl Default for Style {
 pub fn diagram(kind: GameKind, fen: Option<&str>, moves: &[&str]) -> Result<Diagram, String> {
     dispatch!(kind,
         R => diagram_of::<R>(fen, moves),
-        morris => Err("board diagrams of Nine Men's Morris are not available yet".into()))
+        morris => Err("Nine Men's Morris is drawn by render::morris".into()))
 }
 
 fn diagram_of<R: Rules>(fen: Option<&str>, moves: &[&str]) -> Result<Diagram, String> {
-    let track =
-        GameTrack::<Position<R>>::replay(fen, moves.iter().copied()).map_err(|e| match e {
-            ReplayError::BadFen { reason, .. } => format!("bad FEN: {reason}"),
-            ReplayError::BadMove { ply, text, reason } => {
-                format!("move {} ('{text}'): {reason}", ply + 1)
-            }
-        })?;
+    let track = GameTrack::<Position<R>>::replay(fen, moves.iter().copied())
+        .map_err(super::replay_error)?;
     let pos = *track.position();
     let before = track.positions().iter().rev().nth(1);
     let last = before.zip(track.moves().last()).map(|(before, m)| {
@@ -153,9 +148,6 @@ fn diagram_of<R: Rules>(fen: Option<&str>, moves: &[&str]) -> Result<Diagram, St
 
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
-const HIGHLIGHT: &str = "#f7ec5d";
-const ARROW: &str = "#1f6fd1";
-const CAPTURE: &str = "#d62020";
 
 /// The diagram as an SVG document.
 pub fn svg(d: &Diagram, style: &Style) -> String {
@@ -180,25 +172,11 @@ pub fn svg(d: &Diagram, style: &Style) -> String {
         let (x, y) = corner(file, rank);
         (x + s / 2.0, y + s / 2.0)
     };
-    let mut out = String::new();
-    out.push_str(&format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\">\n",
-        num(w),
-        num(h),
-        num(w),
-        num(h)
-    ));
     let to_move = match d.side_to_move {
         Color::White => "White",
         Color::Black => "Black",
     };
-    out.push_str(&format!(
-        "<title>{}; {to_move} to move</title>\n",
-        escape(&d.fen)
-    ));
-    out.push_str(&format!(
-        "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"{ARROW}\"/></marker></defs>\n"
-    ));
+    let mut out = svg_start(w, h, &format!("{}; {to_move} to move", d.fen));
     // The light squares as one background, then the dark ones.
     out.push_str(&format!(
         "<rect x=\"{}\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"{LIGHT}\"/>\n",
@@ -313,19 +291,7 @@ pub fn svg(d: &Diagram, style: &Style) -> String {
     if let Some(m) = &d.last_move {
         for &(f, r) in &m.captured {
             let (cx, cy) = centre(f, r);
-            let k = 0.22 * s;
-            out.push_str(&format!(
-                "<path d=\"M {} {} L {} {} M {} {} L {} {}\" stroke=\"{CAPTURE}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>\n",
-                num(cx - k),
-                num(cy - k),
-                num(cx + k),
-                num(cy + k),
-                num(cx - k),
-                num(cy + k),
-                num(cx + k),
-                num(cy - k),
-                num(0.07 * s)
-            ));
+            out.push_str(&cross(cx, cy, 0.22 * s, 0.07 * s));
         }
         let mut centres: Vec<(f64, f64)> = m.path.iter().map(|&(f, r)| centre(f, r)).collect();
         // The head stops short of the piece it points at.

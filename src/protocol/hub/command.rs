@@ -84,11 +84,24 @@ pub enum CommandError {
     Conflict(String),
 }
 
+/// The longest piece of the input an error message quotes, in characters.
+pub const MAX_QUOTED: usize = 40;
+
+/// `text` as an error message quotes it: whole when short, else its first [`MAX_QUOTED`]
+/// characters and its length (a GUI must not get a megabyte back for a megabyte of garbage).
+pub fn quoted(text: &str) -> String {
+    if text.chars().count() <= MAX_QUOTED {
+        return format!("'{text}'");
+    }
+    let head: String = text.chars().take(MAX_QUOTED).collect();
+    format!("'{head}...' ({} bytes)", text.len())
+}
+
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CommandError::Syntax(e) => write!(f, "{e}"),
-            CommandError::Unknown(c) => write!(f, "unknown command '{c}'"),
+            CommandError::Unknown(c) => write!(f, "unknown command {}", quoted(c)),
             CommandError::Missing { command, argument } => {
                 write!(f, "{command}: missing {argument}")
             }
@@ -99,7 +112,9 @@ impl fmt::Display for CommandError {
             } => {
                 write!(
                     f,
-                    "bad value '{value}' for {argument} (expected {expected})"
+                    "bad value {} for {} (expected {expected})",
+                    quoted(value),
+                    quoted(argument).trim_matches('\'')
                 )
             }
             CommandError::Conflict(m) => write!(f, "{m}"),
@@ -334,5 +349,11 @@ mod tests {
         assert!(e("go think ponder").contains("only one"));
         assert!(e("pos start pos=W").contains("only one"));
         assert_eq!(e(""), "missing command");
+        // A long word is not sent back whole.
+        let long = "x".repeat(1 << 20);
+        let msg = e(&long);
+        assert!(msg.len() < 100, "{}", msg.len());
+        assert!(msg.starts_with("unknown command 'xxxx") && msg.ends_with("(1048576 bytes)"));
+        assert!(e(&format!("level depth={long}")).len() < 150);
     }
 }

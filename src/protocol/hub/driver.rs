@@ -37,6 +37,9 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The longest `error` message written, in bytes (longer ones are cut).
+const MAX_ERROR: usize = 400;
+
 /// The longest time a `level` may give, in seconds (about 30 years; larger values are clamped).
 const MAX_SECONDS: f64 = 1e9;
 
@@ -120,8 +123,18 @@ impl<W: Write> Hub<W> {
         self.out.flush()
     }
 
+    /// Writes an `error` line; a message longer than [`MAX_ERROR`] bytes (one quoting a huge
+    /// piece of the input) is cut.
     fn error(&mut self, text: &str) -> io::Result<()> {
-        self.send(&format::error_line(text))
+        if text.len() <= MAX_ERROR {
+            return self.send(&format::error_line(text));
+        }
+        let mut cut = MAX_ERROR;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let short = format!("{}... ({} bytes in all)", &text[..cut], text.len());
+        self.send(&format::error_line(&short))
     }
 
     fn variant(&self) -> Variant {
@@ -348,7 +361,10 @@ impl<W: Write> Hub<W> {
             k if Engine::OPTIONS.contains(&k) || Params::NAMES.contains(&k) => {
                 self.engine.set_option(k, value).map_err(|e| e.to_string())
             }
-            _ => Err(format!("unknown parameter '{name}' (ignored)")),
+            _ => Err(format!(
+                "unknown parameter {} (ignored)",
+                super::command::quoted(name)
+            )),
         }
     }
 
@@ -486,6 +502,24 @@ mod tests {
         assert!(lines.contains(&"wait") && lines.contains(&"ready"));
         assert!(lines.contains(&"error message=\"unknown command 'nonsense'\""));
         assert!(lines.last().unwrap().starts_with("done move="), "{text}");
+    }
+
+    #[test]
+    fn huge_bad_input_is_not_sent_back_whole() {
+        let out = Shared::default();
+        let long = "x".repeat(1 << 20);
+        let input = format!("{long}\npos fen=\"W:W{long}\"\nset-param name={long} value=1\n");
+        run(io::Cursor::new(input.into_bytes()), out.clone()).unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{}", text.len());
+        for l in lines {
+            assert!(
+                l.starts_with("error message=") && l.len() < 500,
+                "{}",
+                l.len()
+            );
+        }
     }
 
     #[test]
