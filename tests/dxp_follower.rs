@@ -287,9 +287,11 @@ fn game_requests_that_are_refused() {
 
 #[test]
 fn messages_out_of_turn_or_out_of_place() {
-    let (t, port) = follower();
+    // tiao thinks 20 s a move: its first move cannot come before the peer's MOVE below is read,
+    // however busy the machine (the fault stops the search at once).
+    let (t, port) = Tiao::follower(&["--hash", "4", "--move-time", "20"]);
     // tiao (White) is to move: a MOVE from the peer is out of turn. (Sent in the same write as
-    // the GAMEREQ, so that it arrives before tiao's first move.)
+    // the GAMEREQ.)
     let mut p = Peer::connect(port);
     p.send_raw(format!("{}\0M0001192300\0", gamereq(Color::White, 1, 0)).as_bytes());
     p.expect("A");

@@ -219,7 +219,7 @@ fn identical_players_get_distinct_names() {
 /// two games at once on a 2-core machine, with the runner's usual 100 ms margin. Long (about a
 /// minute): run with `cargo test --release -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "long: run with --release -- --ignored (.ci/run does)"]
 fn sudden_death_on_tiny_clocks_never_loses_on_time() {
     let kind = GameKind::new(Variant::International);
     for (base_ms, games) in [(1000, 40), (300, 40)] {

@@ -1,14 +1,17 @@
-//! The Hub loop: a state machine that owns the [`Engine`], the pending `level` and the output,
-//! fed with input lines by the reader thread and with search events by the search thread.
+//! The Hub loop: a state machine that owns the [`Engine`], the pending `level` and the output.
 //!
 //! Threading model:
-//! - the **reader thread** ([`super::reader`]) reads stdin and sends lines over a channel;
-//! - the **search thread** (the engine's) sends [`Event`]s over another channel; it never writes;
-//! - the **loop thread** (the caller of [`run`]) waits on both channels at once and is the only
-//!   writer of the output: lines never interleave, and each is flushed as it is written.
+//! - the **loop thread** (the caller of [`run`]) reads the input a line at a time and runs each
+//!   command as it comes, writing its answers;
+//! - a search's lines (`info`, `done`) are written by whoever has them: the search's thread as it
+//!   reports and when it ends by its limits, the loop thread itself on `stop` (the engine answers
+//!   at once from the search's last report), or the engine's deadline thread;
+//! - every line goes through one `Output` under a lock, so lines never interleave, and each is
+//!   flushed as it is written.
 //!
-//! So `ping` is answered at once during a search, and `stop` reaches the search within the time
-//! it takes to read a line.
+//! So `ping` is answered at once during a search, and `stop` is answered by the very thread that
+//! read it: no hand-over to another thread (each of which waits for a core on a loaded machine)
+//! between the `stop` arriving and the `done` leaving.
 //!
 //! Rules (documented for users in `protocol.md`):
 //! - during a search, `ping` answers `pong`, `ponder-hit` turns a ponder search into a timed one,
@@ -32,9 +35,8 @@ use crate::engine::{
 };
 use crate::search::{Limits, Params};
 use crate::variant::{DrawRuleSet, GameKind, Variant};
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::io::{self, BufRead, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// The longest `error` message written, in bytes (longer ones are cut).
@@ -45,15 +47,71 @@ const MAX_SECONDS: f64 = 1e9;
 
 /// Runs the Hub loop on `input` and `output` until `quit` or the end of the input. Fails only when
 /// the output cannot be written.
-pub fn run<R, W>(input: R, output: W) -> io::Result<()>
+pub fn run<R, W>(mut input: R, output: W) -> io::Result<()>
 where
-    R: BufRead + Send + 'static,
-    W: Write,
+    R: BufRead,
+    W: Write + Send + 'static,
 {
     let engine = Engine::new(GameKind::default(), EngineOptions::default())
         .map_err(|e| io::Error::other(e.to_string()))?;
-    let lines = reader::spawn(input);
-    Hub::new(engine, output).serve(&lines)
+    let mut hub = Hub::new(engine, Output::new(output));
+    let mut buf = Vec::new();
+    loop {
+        match reader::next_input(&mut input, &mut buf) {
+            Input::Line(Ok(text)) => {
+                if hub.line(&text)? == Flow::Quit {
+                    break;
+                }
+            }
+            Input::Line(Err(e)) => hub.error(&e.to_string())?,
+            Input::Eof => break,
+        }
+    }
+    hub.finish_search()?;
+    hub.out.check()
+}
+
+/// The output, shared by every thread that writes a line, the first write error kept.
+#[derive(Clone)]
+struct Output(Arc<Mutex<OutputState>>);
+
+struct OutputState {
+    w: Box<dyn Write + Send>,
+    failed: Option<(io::ErrorKind, String)>,
+}
+
+impl Output {
+    fn new<W: Write + Send + 'static>(w: W) -> Output {
+        Output(Arc::new(Mutex::new(OutputState {
+            w: Box::new(w),
+            failed: None,
+        })))
+    }
+
+    /// Writes one line and flushes it. After a failed write every write fails.
+    fn line(&self, text: &str) -> io::Result<()> {
+        let mut st = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((kind, msg)) = &st.failed {
+            return Err(io::Error::new(*kind, msg.clone()));
+        }
+        let r =
+            st.w.write_all(text.as_bytes())
+                .and_then(|_| st.w.write_all(b"\n"))
+                .and_then(|_| st.w.flush());
+        if let Err(e) = &r {
+            st.failed = Some((e.kind(), e.to_string()));
+        }
+        r
+    }
+
+    /// The first write error, if any (one from a search's thread included).
+    fn check(&self) -> io::Result<()> {
+        let st = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        match &st.failed {
+            Some((kind, msg)) => Err(io::Error::new(*kind, msg.clone())),
+            None => Ok(()),
+        }
+    }
 }
 
 /// What the loop does after a command.
@@ -64,28 +122,23 @@ enum Flow {
 }
 
 /// The loop's state.
-struct Hub<W: Write> {
+struct Hub {
     engine: Engine,
-    out: W,
-    events_tx: Sender<Event>,
-    events: Receiver<Event>,
+    out: Output,
     /// The limits of the next search, accumulated from `level` lines.
     level: Level,
-    /// The running search's mode, if one runs (until its `done` is written).
+    /// The last search's mode, while it may still run (see [`Hub::searching`]).
     search: Option<GoMode>,
     /// The `ponder` parameter (the engine accepts `go ponder` either way; GUIs read it).
     ponder: bool,
     numbering: Numbering,
 }
 
-impl<W: Write> Hub<W> {
-    fn new(engine: Engine, out: W) -> Self {
-        let (events_tx, events) = unbounded();
+impl Hub {
+    fn new(engine: Engine, out: Output) -> Self {
         Hub {
             engine,
             out,
-            events_tx,
-            events,
             level: Level::default(),
             search: None,
             ponder: false,
@@ -93,34 +146,17 @@ impl<W: Write> Hub<W> {
         }
     }
 
-    fn serve(mut self, lines: &Receiver<Input>) -> io::Result<()> {
-        let events = self.events.clone();
-        loop {
-            select! {
-                recv(lines) -> msg => match msg {
-                    Ok(Input::Line(Ok(text))) => {
-                        if self.line(&text)? == Flow::Quit {
-                            break;
-                        }
-                    }
-                    Ok(Input::Line(Err(e))) => self.error(&e.to_string())?,
-                    Ok(Input::Eof) | Err(_) => break,
-                },
-                recv(events) -> event => {
-                    if let Ok(event) = event {
-                        self.event(event)?;
-                    }
-                }
-            }
+    /// The running search's mode, if one runs (until its `done` is written).
+    fn searching(&mut self) -> Option<GoMode> {
+        if !self.engine.is_searching() {
+            self.search = None;
         }
-        self.finish_search()
+        self.search
     }
 
     /// Writes one line and flushes it.
     fn send(&mut self, line: &str) -> io::Result<()> {
-        self.out.write_all(line.as_bytes())?;
-        self.out.write_all(b"\n")?;
-        self.out.flush()
+        self.out.line(line)
     }
 
     /// Writes an `error` line; a message longer than [`MAX_ERROR`] bytes (one quoting a huge
@@ -146,55 +182,25 @@ impl<W: Write> Hub<W> {
         self.numbering.move_out(self.variant(), m)
     }
 
-    /// Writes a search event; a `Done` ends the search.
-    fn event(&mut self, event: Event) -> io::Result<()> {
-        let variant = self.variant();
-        let numbering = self.numbering;
-        let mv = move |m: &str| numbering.move_out(variant, m);
-        match event {
-            Event::Info(info) => self.send(&format::info_line(&info, &mv)),
-            // Written at once: the search's helper threads may still be ending, and the engine
-            // joins them before anything else changes it (the next `go`, `pos`, `set-param`).
-            Event::Done(done) => {
-                self.search = None;
-                match format::done_line(&done, &mv) {
-                    Some(line) => self.send(&line),
-                    None => self.error("the search found no move (the side to move has lost)"),
-                }
-            }
-        }
-    }
-
-    /// Stops a running search and writes what it still reports, ending with its `done`. The
-    /// engine answers a stop at once from the search's last report, so `done` is usually already
-    /// waiting; the search threads are not waited for (the engine joins them before its next
-    /// search or change).
+    /// Stops a running search; its `done` is written before this returns (by this thread, from
+    /// the search's last report, or by the search in the fraction of a millisecond its first
+    /// iteration takes). The search threads are not waited for: the engine joins them before its
+    /// next search or change.
     fn finish_search(&mut self) -> io::Result<()> {
-        if self.search.is_none() {
+        if self.searching().is_none() {
             return Ok(());
         }
         self.engine.stop();
-        loop {
-            while let Ok(event) = self.events.try_recv() {
-                self.event(event)?;
-            }
-            if self.search.is_none() {
-                return Ok(());
-            }
+        while self.engine.is_searching() {
             if self.engine.search_thread_ended() {
                 // Ended without its `Done` (it cannot, but the loop must not hang if it did).
-                while let Ok(event) = self.events.try_recv() {
-                    self.event(event)?;
-                }
-                if self.search.take().is_some() {
-                    self.error("the search ended without a result")?;
-                }
-                return Ok(());
+                self.search = None;
+                return self.error("the search ended without a result");
             }
-            if let Ok(event) = self.events.recv_timeout(Duration::from_millis(5)) {
-                self.event(event)?;
-            }
+            std::thread::sleep(Duration::from_micros(100));
         }
+        self.search = None;
+        Ok(())
     }
 
     /// Handles one input line.
@@ -206,7 +212,7 @@ impl<W: Write> Hub<W> {
                 return Ok(Flow::Continue);
             }
         };
-        if let Some(mode) = self.search {
+        if let Some(mode) = self.searching() {
             match command {
                 Command::Ping => {
                     self.send("pong")?;
@@ -410,9 +416,18 @@ impl<W: Write> Hub<W> {
                 .error("no legal move: the side to move has lost, there is nothing to search");
         }
         let limits = limits(&self.level, mode);
-        let tx = self.events_tx.clone();
+        // The search's lines are written by whichever thread has them (see the module
+        // documentation); a write error is kept by the output and reported by the loop.
+        let (out, variant, numbering) = (self.out.clone(), self.variant(), self.numbering);
         let sink: EventSink = Arc::new(move |e| {
-            let _ = tx.send(e);
+            let mv = |m: &str| numbering.move_out(variant, m);
+            let line = match e {
+                Event::Info(info) => format::info_line(&info, &mv),
+                Event::Done(done) => format::done_line(&done, &mv).unwrap_or_else(|| {
+                    format::error_line("the search found no move (the side to move has lost)")
+                }),
+            };
+            let _ = out.line(&line);
         });
         match self.engine.go(limits, sink) {
             Ok(()) => {

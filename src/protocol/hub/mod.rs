@@ -8,7 +8,8 @@
 //! - [`command`]: the typed commands;
 //! - [`position`]: the `pos=` position strings;
 //! - [`numbering`]: pydraughts' 8x8 square numbering, translated on request;
-//! - [`reader`]: the input thread (byte lines, length cap, UTF-8 check);
+//! - [`reader`]: reading byte lines (length cap, UTF-8 check), on the loop's thread or a thread of
+//!   their own (the client);
 //! - [`mod@format`]: the lines the engine writes;
 //! - [`driver`]: the loop itself ([`run`]) and its threading model;
 //! - [`client`]: the other side: driving an external Hub engine (engine matches).

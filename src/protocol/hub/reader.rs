@@ -1,6 +1,6 @@
-//! The input side of the Hub loop: a thread that reads lines of **bytes** from the GUI and sends
-//! them over a channel, so that the loop is never blocked on input while a search runs and no line
-//! is lost while it is busy.
+//! Reading Hub lines of **bytes**: [`next_input`] one at a time on the calling thread (the Hub
+//! loop), or [`spawn`] a thread that sends them over a channel (the match runner's client of
+//! external engines, which must never block on an engine's output).
 //!
 //! Invariants:
 //! - every line read is sent as one [`Input::Line`], in order, then exactly one [`Input::Eof`]
@@ -69,22 +69,23 @@ pub fn spawn<R: BufRead + Send + 'static>(input: R) -> Receiver<Input> {
 pub fn read_all<R: BufRead>(mut input: R, tx: &Sender<Input>) {
     let mut buf = Vec::new();
     loop {
-        match read_line(&mut input, &mut buf, MAX_LINE) {
-            Ok(Some(total)) => {
-                let line = if total > MAX_LINE {
-                    Err(LineError::TooLong { bytes: total })
-                } else {
-                    decode(&buf)
-                };
-                if tx.send(Input::Line(line)).is_err() {
-                    return;
-                }
-            }
-            Ok(None) | Err(_) => {
-                let _ = tx.send(Input::Eof);
-                return;
-            }
+        let next = next_input(&mut input, &mut buf);
+        let end = next == Input::Eof;
+        if tx.send(next).is_err() || end {
+            return;
         }
+    }
+}
+
+/// Reads the next line of `input` (`buf` is scratch space): the same [`Input`]s, one at a time,
+/// on the calling thread (the Hub loop reads its input so).
+pub fn next_input<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Input {
+    match read_line(input, buf, MAX_LINE) {
+        Ok(Some(total)) if total > MAX_LINE => {
+            Input::Line(Err(LineError::TooLong { bytes: total }))
+        }
+        Ok(Some(_)) => Input::Line(decode(buf)),
+        Ok(None) | Err(_) => Input::Eof,
     }
 }
 
