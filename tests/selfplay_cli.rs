@@ -5,7 +5,7 @@
 
 mod cli_support;
 
-use cli_support::tiao;
+use cli_support::{tiao, tiao_env};
 use std::path::{Path, PathBuf};
 use tiao::draughts::eval::patterns::PatternWeights;
 use tiao::game::Variant;
@@ -143,13 +143,33 @@ fn bad_data_and_arguments_are_refused() {
         ),
         (
             vec!["selfplay", "--out", "x.tsd", "--nodes", "0"],
-            "--nodes 0",
+            "0 is not in 1..=4294967295",
         ),
         (vec!["selfplay", "-v", "morris", "--out", "x.tsd"], "morris"),
     ] {
         let (_, err, ok) = tiao(&args);
         assert!(!ok && err.contains(needle), "{args:?}: {err}");
     }
+    // The workers' tables together are checked against the memory before anything is written.
+    let capped = temp("capped.tsd");
+    let _ = std::fs::remove_file(&capped);
+    let (_, err, ok) = tiao_env(
+        &[
+            "selfplay",
+            "--threads",
+            "4",
+            "--hash",
+            "64",
+            "--out",
+            capped.to_str().unwrap(),
+        ],
+        &[("TIAO_MEMORY_MIB", "200")],
+    );
+    assert!(
+        !ok && err.contains("4 workers (--threads) x 64 MiB"),
+        "{err}"
+    );
+    assert!(!capped.exists(), "nothing written");
     let (_, err, ok) = tiao(&[
         "tune",
         "--data",

@@ -33,7 +33,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1000)]
     games: u64,
     /// Nodes searched per move.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 3000, value_parser = super::whole::<u64>(1, u32::MAX as u64))]
     nodes: u64,
     /// Random plies from the start before the engine plays (default: 10 on 10x10, 8 on 8x8).
     #[arg(long)]
@@ -51,13 +51,14 @@ pub struct SelfplayArgs {
     #[arg(long, short)]
     out: String,
     /// Worker threads (games played at once).
-    #[arg(long, short, default_value_t = default_threads())]
+    #[arg(long, short, default_value_t = default_threads(),
+          value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     threads: usize,
     /// Transposition table per worker, MiB.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = super::whole::<usize>(1, super::MAX_HASH_MIB))]
     hash: usize,
     /// Games per chunk of the file (the unit of resumption).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = super::whole::<usize>(1, 100_000))]
     chunk_games: usize,
 }
 
@@ -92,21 +93,18 @@ pub fn run(args: SelfplayArgs) -> Result<(), String> {
 }
 
 fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String> {
-    if args.nodes == 0 || args.nodes > u32::MAX as u64 {
-        return Err(format!("--nodes {}: must be 1 to {}", args.nodes, u32::MAX));
-    }
-    if args.threads == 0 || args.threads > 1024 {
-        return Err(format!("--threads {}: must be 1 to 1024", args.threads));
-    }
-    if args.hash == 0 || args.hash > 4096 {
-        return Err(format!("--hash {}: must be 1 to 4096 MiB", args.hash));
-    }
-    if args.chunk_games == 0 || args.chunk_games > 100_000 {
-        return Err(format!(
-            "--chunk-games {}: must be 1 to 100000",
-            args.chunk_games
-        ));
-    }
+    // One table per worker for the whole run (each game clears its own first), refused up
+    // front when the machine cannot give them all.
+    let what = format!(
+        "{} workers (--threads) x {} MiB each (--hash)",
+        args.threads, args.hash
+    );
+    tiao::memory::check(&what, args.threads as u64 * args.hash as u64)
+        .map_err(|e| e.to_string())?;
+    let tables = (0..args.threads)
+        .map(|_| Tt::try_new(args.hash))
+        .collect::<Result<Vec<Tt>, _>>()
+        .map_err(|e| format!("--{e}"))?;
     let board10 = R::Board::SIZE == 10;
     let settings = Settings {
         nodes: args.nodes,
@@ -207,14 +205,13 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         let played: Vec<PlayedGame> = pool.install(|| {
             chunk
                 .par_iter()
-                .map_init(
-                    || Tt::new(args.hash),
-                    |tt, &g| {
-                        let game = selfplay::play_game::<R>(&settings, g, tt);
-                        bar.inc(1);
-                        game
-                    },
-                )
+                .map(|&g| {
+                    // Inside the pool every thread has an index below `args.threads`.
+                    let worker = rayon::current_thread_index().unwrap_or(0);
+                    let game = selfplay::play_game::<R>(&settings, g, &tables[worker]);
+                    bar.inc(1);
+                    game
+                })
                 .collect()
         });
         let records: Vec<data::Record> = played

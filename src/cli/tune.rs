@@ -62,10 +62,10 @@ struct PatternArgs {
     #[arg(long, value_name = "FILE", requires = "data")]
     out: Option<String>,
     /// Passes over the data.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 12, value_parser = super::whole::<usize>(1, 1000))]
     epochs: usize,
     /// Samples per step.
-    #[arg(long, default_value_t = 8192)]
+    #[arg(long, default_value_t = 8192, value_parser = super::whole::<usize>(1, 1 << 24))]
     batch: usize,
     /// Adam's initial step, centi-men (decays linearly to a tenth).
     #[arg(long, default_value_t = 1.0)]
@@ -83,7 +83,8 @@ struct PatternArgs {
     #[arg(long, default_value_t = 20)]
     holdout: usize,
     /// Trainer threads.
-    #[arg(long, short, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    #[arg(long, short, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()),
+          value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     threads: usize,
 }
 
@@ -185,28 +186,11 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks a number of the pattern trainer.
-fn check<T: PartialOrd + std::fmt::Display + Copy>(
-    name: &str,
-    v: T,
-    lo: T,
-    hi: T,
-) -> Result<(), String> {
-    if v >= lo && v <= hi {
-        Ok(())
-    } else {
-        Err(format!("--{name} {v}: must be {lo} to {hi}"))
-    }
-}
-
 fn run_patterns<R: Rules>(a: &PatternArgs, kind: GameKind) -> Result<(), String> {
     let out = a
         .out
         .as_deref()
         .ok_or("--data needs --out FILE, where the pattern weights go")?;
-    check("epochs", a.epochs, 1, 1000)?;
-    check("batch", a.batch, 1, 1 << 24)?;
-    check("threads", a.threads, 1, 1024)?;
     if !(a.lr.is_finite() && a.lr > 0.0 && a.lr <= 100.0) {
         return Err(format!("--lr {}: must be above 0 and at most 100", a.lr));
     }

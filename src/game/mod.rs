@@ -15,13 +15,15 @@
 //!
 //! Beside the trait, what both games share below the search: [`Evaluate`] (the static
 //! evaluation's interface), [`BulkCount`] (perft's faster leaf count), [`MoveList`], the history
-//! slot contract ([`history`]) and the move and square text errors ([`text`]).
+//! slot contract ([`history`]), the move and square text errors ([`text`]) and random walks
+//! ([`walk`]).
 
 pub mod bits;
 pub mod history;
 pub mod list;
 pub mod text;
 pub mod variant;
+pub mod walk;
 
 pub use bits::Bits;
 pub use history::{HISTORY_SLOTS, hashed_history_slot};

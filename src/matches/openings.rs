@@ -20,7 +20,7 @@ use crate::dispatch;
 use crate::draughts::position::Position;
 use crate::draughts::rules::{English, Variant};
 use crate::game::Evaluate;
-use crate::game::MoveList;
+use crate::game::walk::random_walk;
 use crate::morris::MorrisPosition;
 use crate::pdn;
 use crate::rng::Rng;
@@ -30,8 +30,7 @@ use crate::tt::Tt;
 use crate::variant::GameKind;
 use std::collections::HashSet;
 
-/// Largest |score| of a kept random-walk opening, centi-men.
-pub const BALANCE: i32 = 40;
+pub use crate::game::walk::BALANCE;
 /// Depth of the balance check, plies.
 const CHECK_DEPTH: u32 = 6;
 /// Walks tried per opening kept before giving up on balance.
@@ -123,31 +122,19 @@ fn walks_from<G: Evaluate>(
     let tt = Tt::new(1);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(count);
-    let mut list = MoveList::default();
     let mut tries = 0;
     while out.len() < count && tries < count * TRIES_PER_OPENING {
-        let (start, mut pos) = (
+        let (start, from) = (
             &starts[tries % starts.len()],
             start_positions[tries % starts.len()],
         );
         tries += 1;
-        let mut moves = Vec::with_capacity(plies as usize);
-        moves.extend_from_slice(&start.moves);
-        let mut ok = true;
-        while moves.len() < plies as usize {
-            pos.generate(&mut list);
-            if list.is_empty() {
-                ok = false;
-                break;
-            }
-            let i = rng.below(list.len());
-            moves.push(pos.move_to_pdn(&list[i]));
-            pos = pos.make(&list[i]);
-        }
-        pos.generate(&mut list);
-        if !ok || list.is_empty() || !seen.insert(pos.key()) {
+        let mut moves = start.moves.clone();
+        let walk = plies.saturating_sub(moves.len() as u32);
+        let end = random_walk(from, walk, &mut rng, |p, m| moves.push(p.move_to_pdn(m)));
+        let Some(pos) = end.filter(|p| seen.insert(p.key())) else {
             continue;
-        }
+        };
         let r = search::search_to_depth(&pos, CHECK_DEPTH, &tt);
         if r.score.0.abs() <= BALANCE {
             let n = out.len() + 1;

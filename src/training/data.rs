@@ -39,6 +39,7 @@ use crate::game::Variant;
 use crate::rng::fnv1a;
 use std::fmt;
 use std::io::{self, Read, Write};
+use std::ops::Range;
 
 /// The first bytes of every chunk.
 pub const MAGIC: [u8; 8] = *b"TIAOSPD\0";
@@ -271,11 +272,11 @@ fn read_header(bytes: &[u8], offset: usize) -> Result<Option<ChunkHeader>, DataE
     }))
 }
 
-/// Walks the chunks of `bytes`, checking each, and calls `each` with a valid chunk's header and
-/// records. Stops at the first bad chunk with its error.
+/// Walks the chunks of `bytes`, checking each, and calls `each` with a valid chunk's byte range
+/// in `bytes`, its header and its records. Stops at the first bad chunk with its error.
 pub fn for_each_chunk(
     bytes: &[u8],
-    mut each: impl FnMut(&ChunkHeader, Vec<Record>) -> Result<(), DataError>,
+    mut each: impl FnMut(Range<u64>, &ChunkHeader, Vec<Record>) -> Result<(), DataError>,
 ) -> Result<(), DataError> {
     let mut offset = 0;
     while let Some(h) = read_header(bytes, offset)? {
@@ -301,7 +302,7 @@ pub fn for_each_chunk(
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        each(&h, records)?;
+        each(at..end as u64, &h, records)?;
         offset = end;
     }
     Ok(())
@@ -312,15 +313,13 @@ pub fn read_all<R: Read>(mut input: R, variant: Variant) -> Result<Vec<Record>, 
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes)?;
     let mut out = Vec::new();
-    let mut offset = 0u64;
-    for_each_chunk(&bytes, |h, records| {
+    for_each_chunk(&bytes, |at, h, records| {
         if h.variant != variant {
             return Err(DataError::Variant {
-                offset,
+                offset: at.start,
                 found: format!("{} data where {} was expected", h.variant, variant),
             });
         }
-        offset += (HEADER_BYTES + records.len() * RECORD_BYTES) as u64;
         out.extend(records);
         Ok(())
     })?;
@@ -341,8 +340,8 @@ pub struct Scan {
 /// Scans `bytes` for its valid chunks (for resuming a run that was interrupted).
 pub fn scan(bytes: &[u8]) -> Scan {
     let mut s = Scan::default();
-    let r = for_each_chunk(bytes, |h, records| {
-        s.valid_bytes += (HEADER_BYTES + records.len() * RECORD_BYTES) as u64;
+    let r = for_each_chunk(bytes, |at, h, _| {
+        s.valid_bytes = at.end;
         s.chunks.push(*h);
         Ok(())
     });

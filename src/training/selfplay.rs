@@ -16,15 +16,15 @@ use crate::color::Color;
 use crate::draughts::movegen::has_capture;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::game::{Game, MoveList};
+use crate::game::Game;
+use crate::game::walk::random_walk;
 use crate::rng::Rng;
 use crate::search::score::is_decisive;
 use crate::search::{self, Control, Limits, SearchOptions};
 use crate::track::{GameTrack, RuleEnd};
 use crate::tt::Tt;
 
-/// Largest |score| of an accepted opening walk, centi-men (as the match openings).
-pub const BALANCE: i32 = 40;
+pub use crate::game::walk::BALANCE;
 /// Opening walks tried per game before the last one is taken whatever its score.
 const WALK_TRIES: usize = 50;
 
@@ -101,20 +101,13 @@ fn search_at<R: Rules>(
 /// the run's node count finds it balanced (else the last of [`WALK_TRIES`] walks).
 fn opening<R: Rules>(s: &Settings, game: u64, tt: &Tt) -> GameTrack<Position<R>> {
     let mut rng = game_rng(s.seed, game);
-    let mut list = MoveList::default();
     let mut last = GameTrack::new(Position::<R>::start());
     for _ in 0..WALK_TRIES {
         let mut track = GameTrack::new(Position::<R>::start());
-        let mut ok = true;
-        for _ in 0..s.opening_plies {
-            track.position().generate(&mut list);
-            if list.is_empty() {
-                ok = false;
-                break;
-            }
-            track.play(list[rng.below(list.len())]);
-        }
-        if !ok || track.status().is_some() {
+        let walked = random_walk(*track.position(), s.opening_plies, &mut rng, |_, m| {
+            track.play(*m)
+        });
+        if walked.is_none() || track.status().is_some() {
             continue;
         }
         tt.clear();

@@ -206,7 +206,7 @@ impl Tying {
         for w in 0..win.count {
             for c in 0..CONFIGS {
                 let a = w * CONFIGS + c;
-                let b = win.partner[w] as usize * CONFIGS + turned_config(c);
+                let b = win.partner(w) * CONFIGS + turned_config(c);
                 slot.push(match a.cmp(&b) {
                     std::cmp::Ordering::Equal => (0, 0),
                     std::cmp::Ordering::Less => (a as u32, 1),
@@ -403,7 +403,7 @@ mod tests {
         for w in 0..win.count {
             for c in [0usize, 1, 5, 77, 3000, 6560] {
                 let (p, s) = t.slot[w * CONFIGS + c];
-                let (q, r) = t.slot[win.partner[w] as usize * CONFIGS + turned_config(c)];
+                let (q, r) = t.slot[win.partner(w) * CONFIGS + turned_config(c)];
                 assert_eq!(p, q);
                 assert_eq!(s, -r);
             }

@@ -430,25 +430,21 @@ fn drawish_material<R: Rules>(w: &Weights, pos: &Position<R>) -> bool {
 /// family's learned patterns ([`patterns::embedded`]), divided when the material is drawish.
 #[inline(always)]
 fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
-    let w = weights::for_rules::<R>();
-    let own = pos.pieces(pos.side());
-    if own == 0 {
+    if pos.pieces(pos.side()) == 0 {
         return -EVAL_MAX; // no piece left: lost (the search scores it exactly when it looks)
     }
-    if pos.white() == 0 || pos.black() == 0 {
-        return EVAL_MAX;
-    }
-    let mut sum = Sum { w, s: 0 };
-    terms::<R, Sum>(&mut sum, w, pos);
+    let Some((hand, div)) = hand_part(pos) else {
+        return EVAL_MAX; // the side to move has pieces, the other none
+    };
     let kings = pos.kings();
-    let mut s = sum.s
+    let mut s = hand
         + patterns::embedded::<R>().score::<R::Board>(
             pos.white() & !kings,
             pos.black() & !kings,
             pos.occupied().count_ones(),
         ) / patterns::UNITS;
-    if drawish_material::<R>(w, pos) {
-        s /= w.drawish_divisor.max(1);
+    if div > 1 {
+        s /= div;
     }
     let s = if pos.side() == Color::White { s } else { -s };
     s.clamp(-EVAL_MAX + 1, EVAL_MAX - 1)
@@ -458,6 +454,7 @@ fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
 /// divisor the whole evaluation is divided by (1, or `drawish_divisor` for drawish material):
 /// the evaluation is `(hand + patterns / UNITS) / divisor`, from White's view. `None` when a
 /// side has no piece. The pattern trainer fits the patterns on top of this.
+#[inline(always)]
 pub fn hand_part<R: Rules>(pos: &Position<R>) -> Option<(i32, i32)> {
     let w = weights::for_rules::<R>();
     if pos.white() == 0 || pos.black() == 0 {

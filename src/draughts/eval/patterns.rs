@@ -28,6 +28,7 @@
 //! Weights are stored in 1/[`UNITS`] of a centi-man.
 
 use crate::draughts::board::Geometry;
+use crate::draughts::eval::weights::Family;
 use crate::draughts::rules::Rules;
 use crate::rng::fnv1a;
 use std::fmt;
@@ -92,8 +93,6 @@ pub const TERNARY_TURNED: [u16; 256] = {
 pub struct Windows {
     /// Bits of the window's 8 squares.
     pub masks: [u64; MAX_WINDOWS],
-    /// The window that is this one turned by 180 degrees.
-    pub partner: [u8; MAX_WINDOWS],
     /// Windows in use.
     pub count: usize,
     /// Pairs of distinct partner windows (the first `2 * pairs` windows).
@@ -140,12 +139,12 @@ impl Windows {
         let n = 2 * w;
         let mut out = Windows {
             masks: [0; MAX_WINDOWS],
-            partner: [0; MAX_WINDOWS],
             count: 0,
             pairs: 0,
         };
         // The first of each pair: windows above the middle, or on the middle row band and left
-        // of the middle file.
+        // of the middle file; beside each, its turned window.
+        let mut turned = [0u64; MAX_WINDOWS];
         let mut selfs = [0u64; MAX_WINDOWS];
         let mut nselfs = 0;
         let mut r0 = 0;
@@ -158,6 +157,7 @@ impl Windows {
                     nselfs += 1;
                 } else if r0 < tr || (r0 == tr && f0 < tf) {
                     out.masks[out.pairs] = window_mask(w, r0, f0);
+                    turned[out.pairs] = window_mask(w, tr, tf);
                     out.pairs += 1;
                 }
                 f0 += 2;
@@ -167,30 +167,30 @@ impl Windows {
         // Their partners, in the same order, then the self-turned windows.
         let mut i = 0;
         while i < out.pairs {
-            let mut r0 = 0;
-            while r0 + 4 <= n {
-                let mut f0 = 0;
-                while f0 + 4 <= n {
-                    if window_mask(w, r0, f0) == out.masks[i] {
-                        out.masks[out.pairs + i] = window_mask(w, n - 4 - r0, n - 4 - f0);
-                    }
-                    f0 += 2;
-                }
-                r0 += 1;
-            }
-            out.partner[i] = (out.pairs + i) as u8;
-            out.partner[out.pairs + i] = i as u8;
+            out.masks[out.pairs + i] = turned[i];
             i += 1;
         }
         out.count = 2 * out.pairs;
         let mut k = 0;
         while k < nselfs {
             out.masks[out.count] = selfs[k];
-            out.partner[out.count] = out.count as u8;
             out.count += 1;
             k += 1;
         }
         out
+    }
+
+    /// The window that is window `w` turned by 180 degrees (from the order: `w < pairs` pairs
+    /// with `pairs + w`, the windows past `2 * pairs` with themselves).
+    #[inline(always)]
+    pub const fn partner(&self, w: usize) -> usize {
+        if w < self.pairs {
+            w + self.pairs
+        } else if w < 2 * self.pairs {
+            w - self.pairs
+        } else {
+            w
+        }
     }
 }
 
@@ -332,13 +332,7 @@ impl std::error::Error for WeightsError {}
 
 /// The family name of a variant's weights (the same families as the hand-made weights).
 pub const fn family_name<R: Rules>() -> &'static str {
-    if !R::FLYING_KINGS {
-        "english"
-    } else if R::Board::SIZE == 10 {
-        "international"
-    } else {
-        "flying-8x8"
-    }
+    Family::of::<R>().name()
 }
 
 impl PatternWeights {
@@ -480,16 +474,20 @@ static ENGLISH: &[u8] = include_bytes!("../../../weights/english.tpw");
 
 /// The embedded weight file of a family.
 pub fn embedded_file(family: &str) -> Option<&'static [u8]> {
-    match family {
-        "international" => Some(INTERNATIONAL),
-        "flying-8x8" => Some(FLYING_8X8),
-        "english" => Some(ENGLISH),
-        _ => None,
-    }
+    let family = Family::ALL.into_iter().find(|f| f.name() == family)?;
+    Some(match family {
+        Family::International => INTERNATIONAL,
+        Family::Flying8x8 => FLYING_8X8,
+        Family::English => ENGLISH,
+    })
 }
 
-/// The families whose pattern weights are embedded.
-pub const FAMILIES: [&str; 3] = ["international", "flying-8x8", "english"];
+/// The families whose pattern weights are embedded (every [`Family`], by name).
+pub const FAMILIES: [&str; 3] = [
+    Family::ALL[0].name(),
+    Family::ALL[1].name(),
+    Family::ALL[2].name(),
+];
 
 /// The identity of a family's embedded weights: `family:checksum` (the first 8 hex digits of
 /// the file's checksum), as `id` and `tiao analyze` name the weights in use.
@@ -519,8 +517,7 @@ pub fn embedded<R: Rules>() -> &'static EnginePatterns {
     static TABLES: [OnceLock<EnginePatterns>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let family = family_name::<R>();
-    let slot = FAMILIES.iter().position(|f| *f == family).unwrap_or(0);
-    TABLES[slot].get_or_init(|| {
+    TABLES[Family::of::<R>() as usize].get_or_init(|| {
         let windows = <R::Board as BoardWindows>::WINDOWS.count;
         let w = embedded_file(family)
             .ok_or(WeightsError::NotWeights)
@@ -548,8 +545,8 @@ mod tests {
             for w in 0..win.count {
                 assert_eq!(win.masks[w].count_ones(), 8);
                 covered |= win.masks[w];
-                let p = win.partner[w] as usize;
-                assert_eq!(win.partner[p] as usize, w);
+                let p = win.partner(w);
+                assert_eq!(win.partner(p), w);
                 assert_eq!(win.masks[p].count_ones(), 8);
             }
             assert_eq!(covered, all);

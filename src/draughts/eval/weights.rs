@@ -274,6 +274,53 @@ pub const ENGLISH: Weights = Weights {
     drawish_divisor: 16,
 };
 
+/// A family of variants that share their evaluation weights (hand-made terms and patterns).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// 10x10, flying kings.
+    International,
+    /// 8x8 with flying kings: brazilian, russian, duoyibu.
+    Flying8x8,
+    /// 8x8 with short kings.
+    English,
+}
+
+impl Family {
+    /// Every family, in the order of their index (`family as usize`).
+    pub const ALL: [Family; 3] = [Family::International, Family::Flying8x8, Family::English];
+
+    /// A variant's family, from its compile-time rule facts (board size, flying kings).
+    #[inline(always)]
+    pub const fn of<R: Rules>() -> Family {
+        if !R::FLYING_KINGS {
+            Family::English
+        } else if R::Board::SIZE == 10 {
+            Family::International
+        } else {
+            Family::Flying8x8
+        }
+    }
+
+    /// The family's name in weight files, `id` and the docs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::International => "international",
+            Family::Flying8x8 => "flying-8x8",
+            Family::English => "english",
+        }
+    }
+
+    /// The name of its hand-made weights' constant in this file, and the weights.
+    #[inline(always)]
+    pub const fn hand_made(self) -> (&'static str, &'static Weights) {
+        match self {
+            Family::International => ("INTERNATIONAL", &INTERNATIONAL),
+            Family::Flying8x8 => ("FLYING_8X8", &FLYING_8X8),
+            Family::English => ("ENGLISH", &ENGLISH),
+        }
+    }
+}
+
 /// The weights of a variant's family (chosen from compile-time rule facts).
 #[inline(always)]
 pub const fn for_rules<R: Rules>() -> &'static Weights {
@@ -283,13 +330,7 @@ pub const fn for_rules<R: Rules>() -> &'static Weights {
 /// A variant's family: the name of its constant in this file, and its weights.
 #[inline(always)]
 pub const fn family<R: Rules>() -> (&'static str, &'static Weights) {
-    if !R::FLYING_KINGS {
-        ("ENGLISH", &ENGLISH)
-    } else if R::Board::SIZE == 10 {
-        ("INTERNATIONAL", &INTERNATIONAL)
-    } else {
-        ("FLYING_8X8", &FLYING_8X8)
-    }
+    Family::of::<R>().hand_made()
 }
 
 #[cfg(test)]
