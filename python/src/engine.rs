@@ -13,10 +13,10 @@
 //! runs), so `stop()` from another thread always gets it. Invariant: a search started by
 //! `analyse` sends exactly one `Done` (the library's promise), which ends the wait.
 
-use crossbeam_channel::{RecvTimeoutError, unbounded};
 use crate::errors::{Kind, engine_error, raise};
 use crate::game::color_name;
-use crate::position::{Position, in_range, kind_of};
+use crate::position::{Position, in_range, kind_of, quoted};
+use crossbeam_channel::{RecvTimeoutError, unbounded};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -366,9 +366,7 @@ impl Engine {
     /// Whether a search or a batch is running.
     #[getter]
     fn searching(&self, py: Python<'_>) -> bool {
-        py.detach(|| {
-            self.batch_running.load(Ordering::SeqCst) || lock(&self.inner).is_searching()
-        })
+        py.detach(|| self.batch_running.load(Ordering::SeqCst) || lock(&self.inner).is_searching())
     }
 
     /// set_option(name, value) -> None
@@ -465,9 +463,7 @@ impl Engine {
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err(
-                        "the search ended without a result",
-                    ));
+                    return Err(PyRuntimeError::new_err("the search ended without a result"));
                 }
             }
         };
@@ -537,8 +533,8 @@ impl Engine {
             (e.kind(), e.options().threads, e.options().hash_mib)
         });
         format!(
-            "Engine({:?}, threads={threads}, hash_mb={hash})",
-            kind.variant.name()
+            "Engine({}, threads={threads}, hash_mb={hash})",
+            quoted(kind.variant.name())
         )
     }
 }

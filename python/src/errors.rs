@@ -102,7 +102,9 @@ pub fn add_to(m: &Bound<'_, PyModule>) -> PyResult<()> {
             let attrs = PyDict::new(py);
             attrs.set_item("__doc__", doc)?;
             attrs.set_item("__module__", "tiao")?;
-            let class = make_type.call1((name, bases, attrs))?.cast_into::<PyType>()?;
+            let class = make_type
+                .call1((name, bases, attrs))?
+                .cast_into::<PyType>()?;
             made.push((kind, class.unbind()));
         }
         Ok(made)

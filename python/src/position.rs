@@ -80,7 +80,8 @@ pub struct Position {
 impl Position {
     /// A position of `kind` from `fen` (the start when `None`) after `moves`.
     pub fn build(kind: GameKind, fen: Option<&str>, moves: &[&str]) -> PyResult<Position> {
-        let track = track_for(kind, start_text(fen), moves.iter().copied()).map_err(replay_error)?;
+        let track =
+            track_for(kind, start_text(fen), moves.iter().copied()).map_err(replay_error)?;
         Ok(Position { kind, track })
     }
 
@@ -321,16 +322,24 @@ impl Position {
     }
 
     fn __repr__(&self) -> String {
-        let mut args = format!("{:?}, {:?}", self.kind.variant.name(), self.track.fen());
+        let mut args = format!(
+            "{}, {}",
+            quoted(self.kind.variant.name()),
+            quoted(&self.track.fen())
+        );
         if self.kind.draw_rules != DrawRuleSet::Standard {
-            args.push_str(&format!(", draw_rules={:?}", self.kind.draw_rules.name()));
+            args.push_str(&format!(
+                ", draw_rules={}",
+                quoted(self.kind.draw_rules.name())
+            ));
         }
         format!("Position({args})")
     }
 
     /// The text diagram (the board, the FEN, the last move).
     fn __str__(&self) -> PyResult<String> {
-        self.track.text().map_err(PyRuntimeError::new_err)
+        let text = self.track.text().map_err(PyRuntimeError::new_err)?;
+        Ok(text.trim_end().to_string())
     }
 
     /// The SVG picture, for Jupyter.
@@ -339,6 +348,11 @@ impl Position {
             .svg(&Style::default())
             .map_err(PyRuntimeError::new_err)
     }
+}
+
+/// A string as Python's `repr` writes it (single quotes).
+pub fn quoted(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 /// Which of a move's texts `notation` names.
@@ -368,12 +382,10 @@ pub struct Outcome {
 impl Outcome {
     fn __repr__(&self) -> String {
         format!(
-            "Outcome(winner={}, termination={:?}, result={:?})",
-            self.winner
-                .as_deref()
-                .map_or("None".to_string(), |w| format!("{w:?}")),
-            self.termination,
-            self.result
+            "Outcome(winner={}, termination={}, result={})",
+            self.winner.as_deref().map_or("None".to_string(), quoted),
+            quoted(&self.termination),
+            quoted(&self.result)
         )
     }
 }
@@ -407,7 +419,12 @@ pub fn perft(
 /// ranks, `square` is the side of a square in pixels (4..=1000).
 #[pyfunction]
 #[pyo3(signature = (position, *, flip = false, coordinates = true, square = 50.0))]
-pub fn board_svg(position: &Position, flip: bool, coordinates: bool, square: f64) -> PyResult<String> {
+pub fn board_svg(
+    position: &Position,
+    flip: bool,
+    coordinates: bool,
+    square: f64,
+) -> PyResult<String> {
     if !(square.is_finite() && (4.0..=1000.0).contains(&square)) {
         return Err(raise(
             Kind::Option,
