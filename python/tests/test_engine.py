@@ -5,6 +5,7 @@ never by how long it takes. The joins have a generous bound only so that a broke
 test instead of hanging the run."""
 
 import _thread
+import signal
 import threading
 
 import pytest
@@ -108,8 +109,14 @@ def test_ctrl_c_ends_a_search():
         if info.depth == 2:
             _thread.interrupt_main()
 
-    with pytest.raises(KeyboardInterrupt):
-        engine.analyse(tiao.Position(), on_info=interrupt)
+    # Python's own Ctrl-C handler, also where the run was started with SIGINT ignored (a
+    # background job); and a node limit, so that a broken interrupt fails instead of hanging.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.analyse(tiao.Position(), nodes=500_000_000, on_info=interrupt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert not engine.searching
     assert engine.analyse(tiao.Position(), depth=2).best_move is not None
 
