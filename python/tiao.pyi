@@ -7,13 +7,19 @@ accepts (Hub, PDN short ``28x19`` or long, algebraic ``c3-d4``/``d4:f6``). See d
 """
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union, final
+
+__all__ = [
+    "Error", "VariantError", "FenError", "MoveError", "PdnError", "OptionError", "BusyError",
+    "Position", "Outcome", "Engine", "Analysis", "PdnGame", "perft", "board_svg", "read_pdn",
+    "write_pdn", "__version__", "VARIANTS",
+]
 
 __version__: str
 VARIANTS: tuple[str, ...]
 """The canonical variant names: international, brazilian, russian, duoyibu, english, morris."""
 
-Color = Literal["white", "black"]
+_Color = Literal["white", "black"]
 
 class Error(Exception):
     """The base class of every error tiao raises."""
@@ -37,10 +43,11 @@ class OptionError(Error, ValueError):
 class BusyError(Error, RuntimeError):
     """A search is already running on this engine (from another thread)."""
 
+@final
 class Outcome:
     """How a game ended."""
 
-    winner: Optional[Color]
+    winner: Optional[_Color]
     """The winner, or None for a draw."""
     termination: Literal["no-move", "draw-rule", "repetition"]
     """no-move: the loser had no legal move; draw-rule: a draw counter ran out; repetition: the
@@ -48,6 +55,7 @@ class Outcome:
     result: str
     """As Position.result()."""
 
+@final
 class Position:
     """A game in progress: its start position, the moves played from it, and the position they
     lead to.
@@ -58,13 +66,13 @@ class Position:
     ['28x19x23']
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "international",
         fen: Optional[str] = None,
         moves: Optional[Iterable[str]] = None,
         draw_rules: str = "standard",
-    ) -> None:
+    ) -> Position:
         """variant: international (normal), brazilian, russian, duoyibu, english (american,
         checkers) or morris. fen: the start position (None or "start": the variant's). moves:
         moves played from it. draw_rules: "standard", or "fmjd" (russian's FMJD-64 set).
@@ -82,7 +90,7 @@ class Position:
     def start_fen(self) -> str:
         """The FEN of the position the game started from."""
     @property
-    def turn(self) -> Color:
+    def turn(self) -> _Color:
         """The side to move."""
     @property
     def moves(self) -> list[str]:
@@ -110,20 +118,21 @@ class Position:
     def __copy__(self) -> Position: ...
     def __deepcopy__(self, memo: Any) -> Position: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object, /) -> bool:
         """Same game and same current position (the moves that led there are not compared)."""
     def __hash__(self) -> int:
         """Changes when a move is pushed or popped."""
     def _repr_svg_(self) -> str:
         """The SVG picture (Jupyter shows it)."""
 
+@final
 class Analysis:
     """What a search found. score: centi-men (100 = one man, Morris: one piece) from the side to
     move, None when the result is proven; then win_in or loss_in is the distance in plies. Moves
     in Hub form, with the PDN form beside them."""
 
     fen: str
-    turn: Color
+    turn: _Color
     best_move: Optional[str]
     """None only when the side to move has no legal move (it has lost)."""
     best_move_pdn: Optional[str]
@@ -144,17 +153,18 @@ class Analysis:
         """+0.25, win in 7 plies, loss in 4 plies."""
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class Engine:
     """The search engine: a game, search threads and a transposition table. Searches run without
     the GIL; stop() from another thread ends them."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "international",
         threads: int = 1,
         hash_mb: int = 64,
         draw_rules: str = "standard",
-    ) -> None:
+    ) -> Engine:
         """threads: 1..=256. hash_mb: the table in MiB, 1..=65536 (more than the memory available
         raises OptionError)."""
     @property
@@ -198,15 +208,16 @@ class Engine:
         input order. Needs a limit. stop() returns the analyses finished before the first
         unfinished position."""
 
+@final
 class PdnGame:
     """A game record as PDN holds it: tags, moves as written, result."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         position: Optional[Position] = None,
         tags: Optional[Mapping[str, str]] = None,
         result: Optional[str] = None,
-    ) -> None:
+    ) -> PdnGame:
         """The record of position's game (moves in PDN form, GameType/Variant/SetUp/FEN tags,
         then tags, then the result: given, else the position's)."""
     @property
@@ -236,7 +247,9 @@ class PdnGame:
     def end_position(self) -> Position:
         """The position after every move. Raises PdnError naming a bad ply."""
     def to_pdn(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __copy__(self) -> PdnGame: ...
+    def __deepcopy__(self, memo: Any) -> PdnGame: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 def perft(variant: str, fen: Optional[str], depth: int, *, threads: int = 1) -> int:
     """Leaves of the legal-move tree depth plies deep (0..=64) from fen (None or "start": the
