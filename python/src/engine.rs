@@ -246,8 +246,15 @@ struct Workers {
 /// The search engine: a game, search threads and a transposition table.
 ///
 /// >>> engine = tiao.Engine("international", threads=2, hash_mb=64)
-/// >>> a = engine.analyse(tiao.Position("international"), depth=10)
-/// >>> a.best_move, a.score, a.pv[:3]
+/// >>> start = tiao.Position("international")
+/// >>> a = engine.analyse(start, depth=10)
+/// >>> a.best_move in start.legal_moves()
+/// True
+///
+/// Engine(variant="international", threads=1, hash_mb=64, draw_rules="standard"): `threads`
+/// search threads, 1..=256 (more than the machine's cores are accepted but share them);
+/// `hash_mb` the transposition table in MiB, 1..=65536 (a size larger than the memory available
+/// now raises `OptionError`).
 ///
 /// `analyse` searches one position with all the threads; `analyse_many` searches many, one per
 /// thread at a time. Both run without the GIL, so other Python threads go on meanwhile, and
@@ -306,11 +313,6 @@ impl Engine {
 
 #[pymethods]
 impl Engine {
-    /// Engine(variant="international", threads=1, hash_mb=64, draw_rules="standard")
-    ///
-    /// `threads`: search threads, 1..=256 (more than the machine's cores are accepted but share
-    /// them). `hash_mb`: the transposition table in MiB, 1..=65536; a size larger than the memory
-    /// available now raises `OptionError`.
     #[new]
     #[pyo3(signature = (variant = "international", threads = 1, hash_mb = 64, draw_rules = "standard"))]
     fn new(

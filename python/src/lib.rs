@@ -26,7 +26,8 @@ use tiao::game::Variant;
 /// >>> import tiao
 /// >>> p = tiao.Position("international")
 /// >>> p.push("32-28")
-/// >>> tiao.Engine("international").analyse(p, depth=8).best_move
+/// >>> tiao.Engine("international").analyse(p, depth=8).best_move in p.legal_moves()
+/// True
 #[pymodule]
 #[pyo3(name = "tiao")]
 fn tiao_module(m: &Bound<'_, PyModule>) -> PyResult<()> {

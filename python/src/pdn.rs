@@ -19,10 +19,18 @@ use tiao::variant::GameKind;
 
 /// A game record as PDN holds it: tags, moves as written, result.
 ///
+/// >>> position = tiao.Position("english", moves=["11-15", "23-19"])
 /// >>> g = tiao.PdnGame(position, {"Event": "Club match", "White": "A", "Black": "B"})
-/// >>> text = str(g)                     # PDN text
-/// >>> tiao.read_pdn(text)[0] == g
+/// >>> g.moves, g.result
+/// (['11-15', '23-19'], '*')
+/// >>> tiao.read_pdn(str(g))[0] == g
 /// True
+///
+/// PdnGame(position=None, tags=None, result=None): the record of `position`'s game: its moves
+/// (PDN form), the tags that say the game (`GameType`, `Variant` where PDN has no number, `SetUp`
+/// and `FEN` when it does not start from the start position), then `tags` (a mapping, in its
+/// order), and the result: `result` if given, else the position's (`*` while the game goes on).
+/// With no position: an empty international game.
 #[pyclass(module = "tiao")]
 #[derive(Clone)]
 pub struct PdnGame {
@@ -75,13 +83,6 @@ impl PdnGame {
 
 #[pymethods]
 impl PdnGame {
-    /// PdnGame(position=None, tags=None, result=None)
-    ///
-    /// The record of `position`'s game: its moves (PDN form), the tags that say the game
-    /// (`GameType`, `Variant` where PDN has no number, `SetUp` and `FEN` when it does not start
-    /// from the start position), then `tags` (a mapping, in its order), and the result: `result`
-    /// if given, else the position's (`*` while the game goes on). With no position: an empty
-    /// international game.
     #[new]
     #[pyo3(signature = (position = None, tags = None, result = None))]
     fn new(
@@ -272,8 +273,9 @@ fn checked_result(r: &str) -> PyResult<String> {
 /// none. Raises `PdnError` naming the line of text that does not parse. The moves are checked
 /// only when a position is asked of a game.
 ///
-/// >>> games = tiao.read_pdn(open("games.pdn").read())
-/// >>> games[0].tags["White"], games[0].end_position().fen
+/// >>> games = tiao.read_pdn('[White "A"]\n1. 32-28 19-23 *')
+/// >>> games[0].tags["White"], games[0].end_position().moves
+/// ('A', ['32-28', '19-23'])
 #[pyfunction]
 #[pyo3(signature = (text, variant = "international", draw_rules = "standard"))]
 pub fn read_pdn(text: &str, variant: &str, draw_rules: &str) -> PyResult<Vec<PdnGame>> {

@@ -71,6 +71,14 @@ pub fn in_range(name: &str, value: i64, min: i64, max: i64) -> PyResult<i64> {
 /// >>> p.push("28x19")
 /// >>> p.moves
 /// ['32-28', '19-23', '28x19x23']
+///
+/// Position(variant="international", fen=None, moves=None, draw_rules="standard"):
+/// `variant` is international (alias normal), brazilian, russian, duoyibu, english (american,
+/// checkers) or morris; `fen` the start position (a PDN FEN; for morris the position string
+/// `W:W:B:H9,9:R0`), `None` or `"start"` being the variant's start; `moves` the moves played
+/// from it, in any accepted form; `draw_rules` `"standard"`, or `"fmjd"` for the FMJD-64 draw
+/// rules of russian. Raises `VariantError`, `FenError`, or `MoveError` naming the first bad
+/// move.
 #[pyclass(module = "tiao")]
 pub struct Position {
     kind: GameKind,
@@ -124,15 +132,6 @@ impl Position {
 
 #[pymethods]
 impl Position {
-    /// Position(variant="international", fen=None, moves=None, draw_rules="standard")
-    ///
-    /// `variant`: international (alias normal), brazilian, russian, duoyibu, english (american,
-    /// checkers) or morris. `fen`: the start position (a PDN FEN; for morris the position
-    /// string `W:W:B:H9,9:R0`); `None` or `"start"` is the variant's start. `moves`: moves
-    /// played from it, in any accepted form. `draw_rules`: `"standard"`, or `"fmjd"` for the
-    /// FMJD-64 draw rules of russian.
-    ///
-    /// Raises `VariantError`, `FenError`, or `MoveError` naming the first bad move.
     #[new]
     #[pyo3(signature = (variant = "international", fen = None, moves = None, draw_rules = "standard"))]
     fn new(
