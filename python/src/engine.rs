@@ -302,12 +302,9 @@ impl Engine {
         Ok(Job::of_position(&p))
     }
 
-    /// Stops the running search, if any, without the GIL.
+    /// Stops the running single search, if any, without the GIL.
     fn stop_search(&self, py: Python<'_>) {
-        py.detach(|| {
-            self.batch_stop.store(true, Ordering::SeqCst);
-            lock(&self.inner).stop();
-        })
+        py.detach(|| lock(&self.inner).stop())
     }
 }
 
@@ -405,6 +402,7 @@ impl Engine {
     /// returns the analyses finished, in order. Callable from any thread; does nothing when
     /// nothing runs.
     fn stop(&self, py: Python<'_>) {
+        self.batch_stop.store(true, Ordering::SeqCst);
         self.stop_search(py)
     }
 
