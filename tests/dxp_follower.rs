@@ -322,10 +322,16 @@ fn the_follower_stops_after_its_games() {
     let (mut t, port) = Tiao::follower(&["--depth", "2", "--games", "1"]);
     let mut p = Peer::connect(port);
     p.new_game(Color::Black, 1, 0);
+    // A second client waits for the engine meanwhile.
+    let mut waiting = Peer::connect(port);
     p.send("E10");
     // Its last game: tiao confirms with stop code 1 and exits.
     assert_eq!(p.expect("E"), "E31");
     assert!(t.wait_exit().success());
+    // The waiting client was not handed the engine after the last game: it was told why (that
+    // tiao has played its games, or, had the game lasted longer, that it was busy).
+    let told = waiting.until_closed();
+    assert!(told.iter().any(|m| m.starts_with("Ctiao: ")), "{told:?}");
     assert!(
         t.out_text()
             .contains("score: tiao +1 =0 -0 in 1 game (2 points of 2)")
