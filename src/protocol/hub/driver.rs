@@ -146,9 +146,10 @@ impl Hub {
         }
     }
 
-    /// The running search's mode, if one runs (until its `done` is written).
+    /// The running search's mode, if one runs (until its `done` is written: a line of ours
+    /// written before it would come out of order).
     fn searching(&mut self) -> Option<GoMode> {
-        if !self.engine.is_searching() {
+        if self.engine.answer_sent() {
             self.search = None;
         }
         self.search
@@ -191,8 +192,8 @@ impl Hub {
             return Ok(());
         }
         self.engine.stop();
-        while self.engine.is_searching() {
-            if self.engine.search_thread_ended() {
+        while !self.engine.answer_sent() {
+            if self.engine.search_thread_ended() && self.engine.is_searching() {
                 // Ended without its `Done` (it cannot, but the loop must not hang if it did).
                 self.search = None;
                 return self.error("the search ended without a result");
