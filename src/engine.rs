@@ -378,22 +378,22 @@ pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
 
 /// Checks that an option's value is in `min..=max`.
 fn in_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), EngineError> {
-    if (min..=max).contains(&value) {
-        Ok(())
-    } else {
-        Err(EngineError::BadOption {
+    crate::numbers::in_range(value as u64, min as u64, max as u64)
+        .map(|_| ())
+        .map_err(|reason| EngineError::BadOption {
             name: name.into(),
-            reason: format!("{value} is not in {min}..={max}"),
+            reason,
         })
-    }
 }
 
-/// Reads an option's whole-number value.
-fn parse_count(name: &str, value: &str) -> Result<usize, EngineError> {
-    value.trim().parse().map_err(|_| EngineError::BadOption {
-        name: name.into(),
-        reason: format!("bad number '{value}'"),
-    })
+/// Reads an option's whole-number value in `min..=max`.
+fn whole(name: &str, value: &str, min: usize, max: usize) -> Result<usize, EngineError> {
+    crate::numbers::whole(value, min as u64, max as u64)
+        .map(|n| n as usize)
+        .map_err(|reason| EngineError::BadOption {
+            name: name.into(),
+            reason,
+        })
 }
 
 struct Running {
@@ -543,14 +543,13 @@ impl Engine {
         match name.trim().to_ascii_lowercase().as_str() {
             "variant" => self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
             "draw-rules" | "draw_rules" => self.set_draw_rules(value.parse().map_err(bad)?),
-            "threads" => self.set_threads(parse_count(name, value)?),
+            "threads" => self.set_threads(whole(name, value, 1, MAX_THREADS)?),
             // Scan's `tt-size` is taken in MiB, as `hash`.
             "hash" | "hash-mib" | "tt-size" | "tt-size-mib" => {
-                self.set_hash_mib(parse_count(name, value)?)
+                self.set_hash_mib(whole(name, value, 1, MAX_HASH_MIB)?)
             }
             "move-overhead" | "move_overhead" => {
-                let ms = parse_count(name, value)?;
-                in_range(name, ms, 0, MAX_MOVE_OVERHEAD_MS)?;
+                let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
                 self.halt();
                 self.options.time.move_overhead = Duration::from_millis(ms as u64);
                 Ok(())

@@ -265,6 +265,48 @@ fn numbers_are_checked_when_the_command_line_is_read() {
             "nan",
         ),
         (&["analyze", "--set", "rfp-margin=inf"], "rfp-margin=inf"),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--adjudicate-win",
+                "5000000000,4",
+            ],
+            "--adjudicate-win 5000000000,4: SCORE 5000000000 is not in 0..=10000",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--adjudicate-draw",
+                "5,-20",
+            ],
+            "MOVES -20 is not in 1..=100000",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--movetime",
+                "1e12",
+            ],
+            "--movetime",
+        ),
+        (
+            &[
+                "match", "--engine", "tiao", "--engine", "tiao", "--tc", "1e8+0",
+            ],
+            "--tc",
+        ),
     ];
     for (args, needle) in cases {
         let (_, err, ok) = tiao(args);
