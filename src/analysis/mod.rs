@@ -109,10 +109,7 @@ pub struct Analysis {
 
 /// The default number of parallel searches: the cores, divided among the search threads.
 pub fn default_jobs(threads: usize) -> usize {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    (cores / threads.max(1)).max(1)
+    (crate::engine::cores() / threads.max(1)).max(1)
 }
 
 /// Searches one job with `engine`, from an empty table.
