@@ -12,9 +12,10 @@
 //! the `level` as [`Limits`]), then [`Engine::stop`] / [`Engine::ponder_hit`] while it runs, and
 //! [`Engine::wait`] for it to end.
 //!
-//! Invariants: at most one search runs at a time; anything that changes the table, the options
-//! or the game first stops and joins a running search (a position is refused while a search runs,
-//! and is the search's own copy once it runs); a failed setter leaves the state as it was; every
+//! Invariants: at most one search runs at a time; anything that changes what a search shares
+//! (the table's contents, the game) first stops and joins a running search; other changes (the
+//! options, a new table, the draw rules) stop it and leave the join to the next search (a
+//! position is refused while a search runs, and is the search's own copy once it runs); a failed setter leaves the state as it was; every
 //! search sends exactly one `Done`, with a legal move whenever the position has one, and nothing
 //! after it. `Done` goes out as soon as the answer is known, from one of three places: the search
 //! itself when it ends by its limits, before its helper threads are joined; [`Engine::stop`], at
@@ -447,10 +448,22 @@ impl Engine {
         &self.options
     }
 
-    /// Stops a running search and waits for it (its `Done` is sent).
+    /// Stops a running search and waits for its threads (its `Done` is sent): for changes of
+    /// what the search shares (the table's contents, the game).
     fn halt(&mut self) {
         self.stop();
         self.wait();
+    }
+
+    /// Stops a running search (its `Done` is sent) without waiting for its threads: for changes
+    /// the search does not see (it has its own copies of the options and the position, and holds
+    /// its own table), so that the next search joins them, on its clock (see [`Engine::go`]).
+    fn end_search(&mut self) {
+        self.stop();
+        if self.is_searching() {
+            // Stopped before its first report: it answers itself, within its first iteration.
+            self.wait();
+        }
     }
 
     /// Plays another game (variant and draw rules). The position goes back to the start.
@@ -487,7 +500,7 @@ impl Engine {
         let (fen, moves) = &self.setup;
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         session.set_position(fen.as_deref(), &moves)?;
-        self.halt();
+        self.end_search();
         self.kind = kind;
         self.session = session;
         Ok(())
@@ -496,7 +509,7 @@ impl Engine {
     /// Sets the number of search threads (1..=`MAX_THREADS`).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
         in_range("threads", threads, 1, MAX_THREADS)?;
-        self.halt();
+        self.end_search();
         self.options.threads = threads;
         Ok(())
     }
@@ -508,11 +521,11 @@ impl Engine {
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
         in_range("hash", mib, 1, MAX_HASH_MIB)?;
         if mib == self.options.hash_mib {
-            self.halt();
+            self.end_search();
             return Ok(());
         }
         let tt = Tt::try_new(mib).map_err(EngineError::Memory)?;
-        self.halt();
+        self.end_search();
         self.tt = Arc::new(tt);
         self.options.hash_mib = mib;
         Ok(())
@@ -550,14 +563,14 @@ impl Engine {
             }
             "move-overhead" | "move_overhead" => {
                 let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
-                self.halt();
+                self.end_search();
                 self.options.time.move_overhead = Duration::from_millis(ms as u64);
                 Ok(())
             }
             _ => {
                 let mut params = self.options.params.clone();
                 params.set(name, value).map_err(|e| bad(e.to_string()))?;
-                self.halt();
+                self.end_search();
                 self.options.params = params;
                 Ok(())
             }
@@ -761,6 +774,11 @@ mod tests {
             outbox,
             limits: Limits::default(),
         });
+        // A client's set-param and pos between the searches do not join them (draughtsnet sends
+        // its parameters before every search).
+        e.set_option("move-overhead", "20").unwrap();
+        e.set_option("threads", "1").unwrap();
+        e.set_position(None, &["32-28"]).unwrap();
         // The next move has 100 ms: the join takes them all, so its budget is spent before it
         // searches, and it answers with the first iteration (never cut) in the time it was given
         // and the join's.
