@@ -12,12 +12,19 @@
 //! the `level` as [`Limits`]), then [`Engine::stop`] / [`Engine::ponder_hit`] while it runs, and
 //! [`Engine::wait`] for it to end.
 //!
-//! Invariants: at most one search runs at a time; anything that changes the position, the table
-//! or the game first stops and joins a running search; a failed setter leaves the state as it
-//! was; every search sends exactly one `Done`, with a legal move whenever the position has one,
-//! and nothing after it. `Done` goes out as soon as the answer is known: when the search ends by
-//! its limits, before its helper threads are joined; on [`Engine::stop`], at once, from the
-//! search's last report (see there). The search threads end on their own afterwards.
+//! Invariants: at most one search runs at a time; anything that changes what a search shares
+//! (the table's contents, the game) first stops and joins a running search; other changes (the
+//! options, a new table, the draw rules) stop it and leave the join to the next search (a
+//! position is refused while a search runs, and is the search's own copy once it runs); a failed setter leaves the state as it was; every
+//! search sends exactly one `Done`, with a legal move whenever the position has one, and nothing
+//! after it. `Done` goes out as soon as the answer is known, from one of three places: the search
+//! itself when it ends by its limits, before its helper threads are joined; [`Engine::stop`], at
+//! once, from the search's last report (see there); or the engine's watchdog thread, at a timed
+//! search's hard budget, also from the last report, when the search's own threads have not got a
+//! core to notice the deadline (see `outbox`). The search threads end on their own afterwards and
+//! are joined by the next search or change, whose clock is already running: a search's clock
+//! starts when [`Engine::go`] is called, before that join, so that the wait counts against its
+//! budget and its deadline.
 //!
 //! Games: the variant is bound once, here, by [`dispatch!`](crate::dispatch) into a
 //! [`GameSession<G>`] for the concrete position type; adding a game means filling its arm of the
@@ -372,22 +379,22 @@ pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
 
 /// Checks that an option's value is in `min..=max`.
 fn in_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), EngineError> {
-    if (min..=max).contains(&value) {
-        Ok(())
-    } else {
-        Err(EngineError::BadOption {
+    crate::numbers::in_range(value as u64, min as u64, max as u64)
+        .map(|_| ())
+        .map_err(|reason| EngineError::BadOption {
             name: name.into(),
-            reason: format!("{value} is not in {min}..={max}"),
+            reason,
         })
-    }
 }
 
-/// Reads an option's whole-number value.
-fn parse_count(name: &str, value: &str) -> Result<usize, EngineError> {
-    value.trim().parse().map_err(|_| EngineError::BadOption {
-        name: name.into(),
-        reason: format!("bad number '{value}'"),
-    })
+/// Reads an option's whole-number value in `min..=max`.
+fn whole(name: &str, value: &str, min: usize, max: usize) -> Result<usize, EngineError> {
+    crate::numbers::whole(value, min as u64, max as u64)
+        .map(|n| n as usize)
+        .map_err(|reason| EngineError::BadOption {
+            name: name.into(),
+            reason,
+        })
 }
 
 struct Running {
@@ -441,10 +448,22 @@ impl Engine {
         &self.options
     }
 
-    /// Stops a running search and waits for it (its `Done` is sent).
+    /// Stops a running search and waits for its threads (its `Done` is sent): for changes of
+    /// what the search shares (the table's contents, the game).
     fn halt(&mut self) {
         self.stop();
         self.wait();
+    }
+
+    /// Stops a running search (its `Done` is sent) without waiting for its threads: for changes
+    /// the search does not see (it has its own copies of the options and the position, and holds
+    /// its own table), so that the next search joins them, on its clock (see [`Engine::go`]).
+    fn end_search(&mut self) {
+        self.stop();
+        if self.is_searching() {
+            // Stopped before its first report: it answers itself, within its first iteration.
+            self.wait();
+        }
     }
 
     /// Plays another game (variant and draw rules). The position goes back to the start.
@@ -481,7 +500,7 @@ impl Engine {
         let (fen, moves) = &self.setup;
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         session.set_position(fen.as_deref(), &moves)?;
-        self.halt();
+        self.end_search();
         self.kind = kind;
         self.session = session;
         Ok(())
@@ -490,7 +509,7 @@ impl Engine {
     /// Sets the number of search threads (1..=`MAX_THREADS`).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
         in_range("threads", threads, 1, MAX_THREADS)?;
-        self.halt();
+        self.end_search();
         self.options.threads = threads;
         Ok(())
     }
@@ -502,11 +521,11 @@ impl Engine {
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), EngineError> {
         in_range("hash", mib, 1, MAX_HASH_MIB)?;
         if mib == self.options.hash_mib {
-            self.halt();
+            self.end_search();
             return Ok(());
         }
         let tt = Tt::try_new(mib).map_err(EngineError::Memory)?;
-        self.halt();
+        self.end_search();
         self.tt = Arc::new(tt);
         self.options.hash_mib = mib;
         Ok(())
@@ -537,22 +556,21 @@ impl Engine {
         match name.trim().to_ascii_lowercase().as_str() {
             "variant" => self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
             "draw-rules" | "draw_rules" => self.set_draw_rules(value.parse().map_err(bad)?),
-            "threads" => self.set_threads(parse_count(name, value)?),
+            "threads" => self.set_threads(whole(name, value, 1, MAX_THREADS)?),
             // Scan's `tt-size` is taken in MiB, as `hash`.
             "hash" | "hash-mib" | "tt-size" | "tt-size-mib" => {
-                self.set_hash_mib(parse_count(name, value)?)
+                self.set_hash_mib(whole(name, value, 1, MAX_HASH_MIB)?)
             }
             "move-overhead" | "move_overhead" => {
-                let ms = parse_count(name, value)?;
-                in_range(name, ms, 0, MAX_MOVE_OVERHEAD_MS)?;
-                self.halt();
+                let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
+                self.end_search();
                 self.options.time.move_overhead = Duration::from_millis(ms as u64);
                 Ok(())
             }
             _ => {
                 let mut params = self.options.params.clone();
                 params.set(name, value).map_err(|e| bad(e.to_string()))?;
-                self.halt();
+                self.end_search();
                 self.options.params = params;
                 Ok(())
             }
@@ -567,12 +585,13 @@ impl Engine {
 
     /// Sets the position: a FEN (`None`: the start position) and the moves played from it (any
     /// accepted form: Hub, PDN short or long). The moves are the game history used for
-    /// repetition. On error the position is unchanged.
+    /// repetition. On error the position is unchanged. Refused while a search runs; the threads
+    /// of one that has answered are not waited for (they search their own copy of the position):
+    /// the next [`Engine::go`] joins them, on its clock.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
-        self.wait();
         self.session.set_position(fen, moves)?;
         self.setup = (
             fen.map(str::to_string),
@@ -598,22 +617,25 @@ impl Engine {
     }
 
     /// Starts a search of the current position on a background thread. Events go to `sink`;
-    /// exactly one `Done` ends it.
+    /// exactly one `Done` ends it. Its clock starts now, before the threads of the previous
+    /// search (which may still be ending after its `Done`) are joined: that wait is part of this
+    /// move's time, for its budget and its deadline alike.
     pub fn go(&mut self, limits: Limits, sink: EventSink) -> Result<(), EngineError> {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
-        self.wait();
+        // The clock's start (see `Control::started`).
         let control = Arc::new(Control::new(limits.ponder));
+        let start = control.started();
+        self.wait();
         let options = SearchOptions {
             threads: self.options.threads,
             params: self.options.params.clone(),
             time: self.options.time.clone(),
         };
-        let outbox = Arc::new(Outbox::new(sink));
+        let outbox = Arc::new(Outbox::new(sink, start));
         let out = outbox.clone();
         let sink: EventSink = Arc::new(move |e: Event| out.send(e));
-        let start = Instant::now();
         let search = self.session.searcher();
         let (tt, signals, given) = (self.tt.clone(), control.clone(), limits.clone());
         let handle = std::thread::spawn(move || search(&given, &options, &tt, &signals, &*sink));
@@ -638,17 +660,16 @@ impl Engine {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
+        let control = Control::new(false);
         self.wait();
         let options = SearchOptions {
             threads: self.options.threads,
             params: self.options.params.clone(),
             time: self.options.time.clone(),
         };
-        let outbox = Outbox::new(sink);
+        let outbox = Outbox::new(sink, control.started());
         let search = self.session.searcher();
-        search(&limits, &options, &self.tt, &Control::new(false), &|e| {
-            outbox.send(e)
-        });
+        search(&limits, &options, &self.tt, &control, &|e| outbox.send(e));
         Ok(())
     }
 
@@ -661,12 +682,13 @@ impl Engine {
         }
     }
 
-    /// Stops the running search (if any). Its `Done` is sent at once, on this thread, with the
-    /// move of the search's last report (a completed iteration, or an unfinished one that found a
-    /// better move: what the search itself would answer); only before its first report does the
-    /// search send `Done` itself, within a fraction of a millisecond of running. Either way the
-    /// answer does not wait for the search threads to be scheduled, which on a loaded machine can
-    /// take tens of milliseconds. Does not wait for them to end: see [`Engine::wait`].
+    /// Stops the running search (if any). Its `Done` is decided at once and sent on this thread,
+    /// after any event of the search being written at that moment, with the move of the search's
+    /// last report (a completed iteration, or an unfinished one that found a better move: what
+    /// the search itself would answer); only before its first report does the search send `Done`
+    /// itself, within a fraction of a millisecond of running. Either way the answer does not wait
+    /// for the search threads to be scheduled, which on a loaded machine can take tens of
+    /// milliseconds. Does not wait for them to end: see [`Engine::wait`].
     pub fn stop(&self) {
         if let Some(r) = &self.running {
             r.control.stop();
@@ -687,9 +709,16 @@ impl Engine {
         }
     }
 
-    /// Whether a search is running (its `Done` has not been sent yet).
+    /// Whether a search is running: its `Done` has not been decided yet. Once it has, the next
+    /// search may start; the `Done` may still be on its way to the sink ([`Engine::answer_sent`]).
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|r| !r.outbox.finished())
+    }
+
+    /// Whether the last search's `Done` has gone through its sink (true when there was none): a
+    /// protocol that writes lines of its own waits for it, so that they follow the `done` line.
+    pub fn answer_sent(&self) -> bool {
+        self.running.as_ref().is_none_or(|r| r.outbox.sent())
     }
 
     /// Whether the thread of the last search has ended (or there was none); its `Done` may have
@@ -709,5 +738,63 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.halt();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossbeam_channel::unbounded;
+
+    #[test]
+    fn the_wait_for_the_last_search_s_threads_is_charged_to_the_next_move() {
+        let mut e = Engine::new(
+            GameKind::default(),
+            EngineOptions {
+                hash_mib: 1,
+                ..EngineOptions::default()
+            },
+        )
+        .unwrap();
+        // A search that has answered but whose threads take 300 ms more to end (a helper thread
+        // that gets a core late on a loaded machine).
+        let wait = Duration::from_millis(300);
+        let outbox = Arc::new(Outbox::new(Arc::new(|_| {}), Instant::now()));
+        outbox.send(Event::Done(Done {
+            best: None,
+            ponder: None,
+            score: Score(0),
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        }));
+        e.running = Some(Running {
+            control: Arc::new(Control::new(false)),
+            handle: std::thread::spawn(move || std::thread::sleep(wait)),
+            outbox,
+            limits: Limits::default(),
+        });
+        // A client's set-param and pos between the searches do not join them (draughtsnet sends
+        // its parameters before every search).
+        e.set_option("move-overhead", "20").unwrap();
+        e.set_option("threads", "1").unwrap();
+        e.set_position(None, &["32-28"]).unwrap();
+        // The next move has 100 ms: the join takes them all, so its budget is spent before it
+        // searches, and it answers with the first iteration (never cut) in the time it was given
+        // and the join's.
+        let (tx, rx) = unbounded();
+        let sink: EventSink = Arc::new(move |ev| {
+            let _ = tx.send(ev);
+        });
+        e.go(Limits::move_time(Duration::from_millis(100)), sink)
+            .unwrap();
+        let done = loop {
+            match rx.recv_timeout(Duration::from_secs(30)).expect("a Done") {
+                Event::Done(d) => break d,
+                Event::Info(_) => {}
+            }
+        };
+        assert_eq!(done.depth, 1, "{done:?}");
+        assert!(done.time >= wait, "{done:?}");
     }
 }

@@ -12,6 +12,7 @@
 //! - the engine: [`search`] (iterative deepening alpha-beta with quiescence, Lazy SMP over the
 //!   shared [`tt`], limits and [`time`] management, reporting through callbacks: it never
 //!   prints), [`perft`]; [`memory`]: the check every table size given from outside passes;
+//!   [`numbers`]: the one reader of the whole numbers and times users give;
 //!   [`variant`]: the run-time choice of game, resolved once by [`dispatch!`]; [`engine`]: the
 //!   facade the protocols drive (background searches, events, options); [`track`]: a game
 //!   being played and the one replay of games given as text; [`pdn`]: game records;
@@ -28,6 +29,7 @@ pub mod game;
 pub mod matches;
 pub mod memory;
 pub mod morris;
+pub mod numbers;
 pub mod pdn;
 pub mod perft;
 pub mod protocol;

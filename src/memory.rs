@@ -6,16 +6,20 @@
 //! allocation error handler) or, with Linux's overcommit, one that succeeds and lets the kernel
 //! kill the process when the pages are first written.
 //!
-//! Available memory (Linux): `MemAvailable` of `/proc/meminfo`, lowered to what a cgroup v2
-//! memory limit leaves (`memory.max - memory.current` of the process's cgroup). Elsewhere it is
-//! unknown and only the allocation itself can fail.
+//! Available memory (Linux): `MemAvailable` of `/proc/meminfo`, lowered to what the cgroup v2
+//! memory limits leave (`memory.max - memory.current` of the process's cgroup and of each cgroup
+//! above it: a limit set on a parent binds too). Elsewhere it is unknown and only the allocation
+//! itself can fail. Each request is compared alone with that figure, read at the request.
 //!
-//! Tests (and users who want to cap tiao) set the environment variable [`LIMIT_ENV`] to a number
-//! of MiB: tiao then believes that much is available, never more than the machine has.
+//! [`LIMIT_ENV`] (`TIAO_MEMORY_MIB`), a number of MiB, is a test knob: an upper bound on the
+//! available memory tiao believes in, so that tests can see a refusal without a machine that is
+//! short of memory. It is not a cap on tiao's total use: like the machine's figure, it is
+//! compared with each request alone, not lowered by the tables tiao already holds.
 
 use std::fmt;
 
-/// The environment variable that caps the memory tiao believes available, in MiB.
+/// The environment variable that bounds the memory tiao believes available, in MiB (a test knob:
+/// see the module documentation).
 pub const LIMIT_ENV: &str = "TIAO_MEMORY_MIB";
 
 /// Bytes in one MiB.
@@ -108,17 +112,30 @@ fn system_available_bytes() -> Option<u64> {
     None
 }
 
-/// What the process's cgroup v2 memory limit leaves, if it has one.
+/// What the cgroup v2 memory limits of the process leave, if any: the least left by its cgroup
+/// and the cgroups above it.
 #[cfg(target_os = "linux")]
 fn cgroup_left_bytes() -> Option<u64> {
-    // `0::/some/path` is the cgroup v2 line.
     let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    cgroup_left_in(std::path::Path::new("/sys/fs/cgroup"), &cgroup)
+}
+
+/// [`cgroup_left_bytes`] for the cgroup v2 hierarchy mounted at `root` and the process's
+/// `/proc/self/cgroup` text.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn cgroup_left_in(root: &std::path::Path, cgroup: &str) -> Option<u64> {
+    // `0::/some/path` is the cgroup v2 line.
     let path = cgroup.lines().find_map(|l| l.strip_prefix("0::"))?;
-    let dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
-    let max: u64 = read("memory.max")?.trim().parse().ok()?; // "max": no limit
-    let current: u64 = read("memory.current")?.trim().parse().ok()?;
-    Some(max.saturating_sub(current))
+    let leaf = root.join(path.trim().trim_start_matches('/'));
+    leaf.ancestors()
+        .take_while(|dir| dir.starts_with(root) && *dir != root)
+        .filter_map(|dir| {
+            let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+            let max: u64 = read("memory.max")?.trim().parse().ok()?; // "max": no limit
+            let current: u64 = read("memory.current")?.trim().parse().ok()?;
+            Some(max.saturating_sub(current))
+        })
+        .min()
 }
 
 #[cfg(test)]
@@ -139,5 +156,28 @@ mod tests {
         );
         assert!(text.contains("available"), "{text}");
         assert!(check("a small table", 1).is_ok());
+    }
+
+    #[test]
+    fn a_parent_cgroup_s_limit_binds_too() {
+        let root = std::env::temp_dir().join(format!("tiao-cgroup-{}", std::process::id()));
+        let leaf = root.join("a/b");
+        std::fs::create_dir_all(&leaf).unwrap();
+        let set = |dir: &std::path::Path, max: &str, current: &str| {
+            std::fs::write(dir.join("memory.max"), max).unwrap();
+            std::fs::write(dir.join("memory.current"), current).unwrap();
+        };
+        set(&root.join("a"), "1000\n", "100\n");
+        set(&leaf, "max\n", "50\n");
+        assert_eq!(cgroup_left_in(&root, "1:cpu:/\n0::/a/b\n"), Some(900));
+        // A tighter limit below wins.
+        set(&leaf, "500\n", "50\n");
+        assert_eq!(cgroup_left_in(&root, "0::/a/b\n"), Some(450));
+        // No limit anywhere, or no cgroup v2 line.
+        set(&root.join("a"), "max\n", "100\n");
+        set(&leaf, "max\n", "50\n");
+        assert_eq!(cgroup_left_in(&root, "0::/a/b\n"), None);
+        assert_eq!(cgroup_left_in(&root, "4:memory:/x\n"), None);
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

@@ -4,7 +4,7 @@
 
 use roxmltree::Document;
 use tiao::analysis::review::{self, Thresholds};
-use tiao::analysis::{Settings, analyze_all};
+use tiao::analysis::{Settings, analyze_batch};
 use tiao::game::Variant;
 use tiao::render::board::{Style, diagram, svg};
 use tiao::render::plot::{self, EvalPlot};
@@ -148,7 +148,14 @@ fn the_evaluation_plot_is_well_formed_and_marks_mistakes() {
         jobs: 2,
         ..Settings::new(kind, Limits::depth(6))
     };
-    let analyses = analyze_all(&settings, &replayed.jobs, &mut |_| {}).unwrap();
+    let mut analyses = Vec::new();
+    analyze_batch(
+        &settings,
+        &replayed.jobs,
+        &mut |_, r| analyses.push(r.unwrap()),
+        &mut |_| {},
+    )
+    .unwrap();
     let moves = review::review(&replayed, &analyses, &Thresholds::default());
     let judged = moves.iter().filter(|m| m.judgement.is_some()).count();
     assert!(judged >= 1);

@@ -265,6 +265,48 @@ fn numbers_are_checked_when_the_command_line_is_read() {
             "nan",
         ),
         (&["analyze", "--set", "rfp-margin=inf"], "rfp-margin=inf"),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--adjudicate-win",
+                "5000000000,4",
+            ],
+            "--adjudicate-win 5000000000,4: SCORE 5000000000 is not in 0..=10000",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--adjudicate-draw",
+                "5,-20",
+            ],
+            "MOVES -20 is not in 1..=100000",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "tiao",
+                "--engine",
+                "tiao",
+                "--movetime",
+                "1e12",
+            ],
+            "--movetime",
+        ),
+        (
+            &[
+                "match", "--engine", "tiao", "--engine", "tiao", "--tc", "1e8+0",
+            ],
+            "--tc",
+        ),
     ];
     for (args, needle) in cases {
         let (_, err, ok) = tiao(args);
@@ -324,5 +366,39 @@ fn review_and_plot_paths_are_checked_before_the_analysis() {
             "{err}"
         );
     }
+    // A refusal leaves the files as they were: an old review is not emptied by a bad
+    // --thresholds, a table beyond the memory or a bad --plot path, and a review that did not
+    // exist is not left behind.
+    let old_review = dir.join("old-review.pdn");
+    std::fs::write(&old_review, "an earlier review").unwrap();
+    let new_review = dir.join("new-review.pdn");
+    let bad_plot = dir.join("no-such-directory").join("p.svg");
+    let pdn_args = ["analyze", "--pdn", games.to_str().unwrap()];
+    let refusals: [(Vec<&str>, &str); 3] = [
+        (vec!["--thresholds", "9,8,7"], "--thresholds"),
+        (vec!["--hash", "200"], "100 MiB"),
+        (vec!["--plot", bad_plot.to_str().unwrap()], "--plot"),
+    ];
+    for review in [&old_review, &new_review] {
+        for (more, says) in &refusals {
+            let mut args = pdn_args.to_vec();
+            args.extend(["--review", review.to_str().unwrap()]);
+            args.extend(more);
+            refused(&args, &[says]);
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(&old_review).unwrap(),
+        "an earlier review"
+    );
+    assert!(!new_review.exists());
+    // The games read are never the review written.
+    let before = std::fs::read_to_string(&games).unwrap();
+    for flag in ["--review", "--plot"] {
+        let (_, err, ok) = tiao(&[pdn_args[0], pdn_args[1], pdn_args[2], flag, pdn_args[2]]);
+        assert!(!ok);
+        assert!(err.contains("is the --pdn file"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,9 +4,13 @@
 mod dxp_support;
 
 use dxp_support::{Board10, Peer, Tiao, gamereq, gamereq_fen};
-use std::time::Duration;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use tiao::color::Color;
 use tiao::protocol::dxp::game::Status;
+use tiao::protocol::dxp::log::MAX_LINES_PER_SECOND;
 use tiao::protocol::dxp::message::Board;
 
 /// A follower playing quickly (depth 2).
@@ -287,9 +291,10 @@ fn game_requests_that_are_refused() {
 
 #[test]
 fn messages_out_of_turn_or_out_of_place() {
-    // tiao thinks 20 s a move: its first move cannot come before the peer's MOVE below is read,
-    // however busy the machine (the fault stops the search at once).
-    let (t, port) = Tiao::follower(&["--hash", "4", "--move-time", "20"]);
+    // tiao's clock is ten minutes (test-only --clock): its first move's budget is about 20 s, and
+    // no new iteration starts before 60% of it, so that move cannot come before the peer's MOVE
+    // below is read (the fault stops the search at once).
+    let (t, port) = Tiao::follower(&["--hash", "4", "--clock", "600"]);
     // tiao (White) is to move: a MOVE from the peer is out of turn. (Sent in the same write as
     // the GAMEREQ.)
     let mut p = Peer::connect(port);
@@ -317,10 +322,16 @@ fn the_follower_stops_after_its_games() {
     let (mut t, port) = Tiao::follower(&["--depth", "2", "--games", "1"]);
     let mut p = Peer::connect(port);
     p.new_game(Color::Black, 1, 0);
+    // A second client waits for the engine meanwhile.
+    let mut waiting = Peer::connect(port);
     p.send("E10");
     // Its last game: tiao confirms with stop code 1 and exits.
     assert_eq!(p.expect("E"), "E31");
     assert!(t.wait_exit().success());
+    // The waiting client was not handed the engine after the last game: it was told why (that
+    // tiao has played its games, or, had the game lasted longer, that it was busy).
+    let told = waiting.until_closed();
+    assert!(told.iter().any(|m| m.starts_with("Ctiao: ")), "{told:?}");
     assert!(
         t.out_text()
             .contains("score: tiao +1 =0 -0 in 1 game (2 points of 2)")
@@ -392,17 +403,77 @@ fn a_quiet_connection_is_closed_and_a_second_client_is_refused_clearly() {
     still_serves(port);
 }
 
+/// The lines that say how many log lines the rate limit dropped, added up.
+fn dropped_lines(log: &str) -> u64 {
+    log.lines()
+        .filter_map(|l| {
+            let rest = l.split("warning: ").nth(1)?;
+            rest.strip_suffix(&format!(
+                " from this peer dropped (more than {MAX_LINES_PER_SECOND} a second)"
+            ))?
+            .split(' ')
+            .next()?
+            .parse::<u64>()
+            .ok()
+        })
+        .sum()
+}
+
+/// The most lines the rate limit lets through in `secs` seconds of a connection's life: its
+/// windows start at least a second apart.
+fn rate_bound(secs: f64) -> usize {
+    MAX_LINES_PER_SECOND as usize * (secs.floor() as usize + 1)
+}
+
 #[test]
 fn a_flood_of_lone_nuls_writes_a_bounded_log() {
     let (t, port) = follower();
+    let started = Instant::now();
     let mut p = Peer::connect(port);
     p.send_raw(&[0u8; 20_000]);
     // Still served: a game request after the flood is accepted.
     p.new_game(Color::Black, 1, 0);
     drop(p);
     t.wait_log("connection 1 closed");
+    let secs = started.elapsed().as_secs_f64();
     let log = t.log_text();
+    // However fast the machine: every NUL is either written or counted as dropped, and no more
+    // lines are written than the rate limit allows over the connection's life.
     let nul_lines = log.matches("lone NUL").count();
-    assert!(nul_lines <= 200, "{nul_lines} lines for 20,000 NULs");
-    assert!(log.contains("log lines from this peer dropped"), "{log}");
+    assert_eq!(nul_lines as u64 + dropped_lines(&log), 20_000, "{log}");
+    assert!(
+        nul_lines <= rate_bound(secs),
+        "{nul_lines} lines in {secs:.1} s"
+    );
+}
+
+#[test]
+fn stray_gameends_neither_keep_a_connection_nor_flood_the_log() {
+    let (t, port) = Tiao::follower(&["--depth", "2", "--hash", "4", "--idle-timeout", "2"]);
+    let started = Instant::now();
+    let mut p = Peer::connect(port);
+    // A burst of GAMEENDs between games, then one every half second: none moves a game on, so
+    // none keeps the connection open past the idle timeout, and their lines are rate-limited.
+    p.send_raw("E00\0".repeat(5_000).as_bytes());
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut w = p.stream.try_clone().unwrap();
+    let pester = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) && w.write_all(b"E00\0").is_ok() {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        })
+    };
+    p.closed_with("nothing from the peer");
+    stop.store(true, Ordering::Relaxed);
+    pester.join().unwrap();
+    t.wait_log("connection 1 closed");
+    let secs = started.elapsed().as_secs_f64();
+    let log = t.log_text();
+    let lines = log.lines().filter(|l| l.contains("GAMEEND")).count();
+    assert!(lines <= rate_bound(secs), "{lines} lines in {secs:.1} s");
+    assert!(dropped_lines(&log) > 0, "{log}");
+    // The follower serves the next connection.
+    still_serves(port);
 }

@@ -153,8 +153,10 @@ fn a_game_from_a_position_stops_at_the_move_limit() {
 
 #[test]
 fn the_clock_is_kept_and_never_overrun() {
-    // Each side gets 2 s for the whole game (a test-only override of the GAMEREQ's minutes), no
-    // depth cap: the time manager alone decides.
+    // Each side gets 2 s for a game of 20 moves (a test-only override of the GAMEREQ's minutes),
+    // no depth cap: the time manager alone decides. With the moves counted it keeps 50 ms back
+    // for each move still to play, so the lag of a loaded machine (our clock runs from the
+    // peer's MOVE arriving to ours leaving) is paid for up to 50 ms a move.
     let (mut follower, port) = Tiao::follower(&["--games", "1", "--clock", "2", "--hash", "8"]);
     let addr = format!("127.0.0.1:{port}");
     let mut initiator = Tiao::start(&[
@@ -166,6 +168,8 @@ fn the_clock_is_kept_and_never_overrun() {
         "8",
         "--time",
         "1",
+        "--moves",
+        "20",
     ]);
     assert!(initiator.wait_exit().success(), "{}", initiator.log_text());
     assert!(follower.wait_exit().success(), "{}", follower.log_text());

@@ -84,14 +84,15 @@ fn ping_is_answered_during_a_search() {
 fn ponder_then_ponder_hit() {
     let mut e = Engine::hub();
     e.send("pos start moves=\"32-28\"");
-    e.send("level time=0.5");
+    // A clock above the sudden-death reserve (620 ms): a budget of about 0.15 s, at most 0.6 s.
+    e.send("level time=5");
     e.send("go ponder");
     // While pondering the clock does not run: no `done` well past the whole budget.
     let t = Instant::now();
     while let Some(l) = e.next_line(Duration::from_millis(700).saturating_sub(t.elapsed())) {
         assert!(l.starts_with("info "), "{l}");
     }
-    // After the hit the 0.5 s budget applies: `done` comes by itself, without a `stop`.
+    // After the hit the clock's budget applies: `done` comes by itself, without a `stop`.
     e.send("ponder-hit");
     let (done, _) = e.until("done", PATIENCE);
     assert!(value(&done, "move").is_some());

@@ -81,17 +81,22 @@ fn handshake_declares_key_value_tokens_only() {
 }
 
 #[test]
-fn move_overhead_is_kept_back_from_the_move_time() {
+fn move_overhead_reaches_the_time_manager() {
     let mut e = Engine::hub();
     e.send("set-param name=move-overhead value=400");
     e.send("init");
     e.expect("ready");
     e.send("pos start");
-    e.send("level move-time=0.5");
-    // 500 ms minus 400 ms kept back: the search has about 100 ms (the budget itself is checked
-    // by time.rs's tests; here, that the parameter reaches a search that answers).
-    let (done, _) = e.go("think");
+    // A clock keeps one overhead back for this move and for each of the 30 moves assumed to
+    // remain in sudden death: 31 x 400 ms = 12.4 s. A 10-second clock is below that: a zero
+    // budget, the first iteration only, whatever the machine's speed. (With the default 20 ms
+    // overhead the same clock leaves about 0.3 s. Under a fixed move time the overhead kept is
+    // at most a tenth of it: time.rs's tests.)
+    e.send("level time=10");
+    let (done, infos) = e.go("think");
     assert!(value(&done, "move").is_some(), "{done}");
+    let depths: Vec<String> = infos.iter().filter_map(|l| value(l, "depth")).collect();
+    assert_eq!(depths, ["1"], "{infos:?}");
     e.send("hub");
     let (_, params) = e.until("wait", PATIENCE);
     assert!(
@@ -160,12 +165,13 @@ fn every_level_kind_gives_a_legal_move() {
     e.send("level nodes=20000");
     let (done, _) = e.go("think");
     done_move(&mut e, &legal, &done);
-    // move-time, a clock with increment, a clock with moves to go, and a clock below the
-    // increment (pydraughts then sends a negative time): each answered by itself with a legal
+    // move-time, a clock with increment (above the sudden-death reserve of 31 move overheads,
+    // 620 ms, below which a move is a depth-1 search), a clock with moves to go, and a clock below
+    // the increment (pydraughts then sends a negative time): each answered by itself with a legal
     // move (the budgets are time.rs's tests; how much of them is used, docs/strength.md).
     for level in [
         "move-time=0.3",
-        "time=0.2 inc=0.1",
+        "time=1 inc=0.1",
         "moves=2 time=0.4",
         "time=-0.01 inc=0.05",
     ] {

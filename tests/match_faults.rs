@@ -30,8 +30,10 @@ fn config(games: usize, control: Control) -> MatchConfig {
     cfg.games = games;
     cfg.control = control;
     cfg.max_plies = 100;
-    cfg.margin = Duration::from_millis(50);
-    cfg.hang_timeout = Duration::from_millis(300);
+    // B hangs forever, and A, the built-in engine, must never lose on time: the margin and the
+    // hang timeout are far above any stall of a loaded machine.
+    cfg.margin = Duration::from_secs(2);
+    cfg.hang_timeout = Duration::from_secs(5);
     cfg
 }
 
@@ -105,12 +107,12 @@ fn a_crashing_engine_loses_and_is_restarted() {
 
 #[test]
 fn a_hanging_engine_loses_on_time_and_is_killed() {
-    // A time limit: 50 ms per move, 50 ms margin.
+    // A time limit: 50 ms per move, the 2 s margin.
     let cfg = config(2, Control::MoveTime(Duration::from_millis(50)));
     let (r, log, text) = play(&cfg, &broken("hang"));
     check_all_lost_by_b(&r, &log, &text, |f| *f == Fault::Time);
     assert!(text.contains("[Termination \"time forfeit\"]"));
-    // No time limit: the hang timeout (300 ms).
+    // No time limit: the hang timeout (5 s).
     let cfg = config(2, Control::Nodes(500));
     let (r, log, text) = play(&cfg, &broken("hang"));
     check_all_lost_by_b(&r, &log, &text, |f| *f == Fault::Hung);

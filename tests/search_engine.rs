@@ -163,13 +163,15 @@ fn stop_answers_at_once_from_the_last_report() {
 fn a_search_ended_by_its_limits_answers_with_its_last_report() {
     // Short move times and clocks, so that many searches end in the middle of an iteration:
     // the answer is always the last report's move (a completed iteration, or the unfinished one
-    // that found a better move, reported just before `Done`).
+    // that found a better move, reported just before `Done`). The clock is above the sudden-death
+    // reserve (31 move overheads, 620 ms), which would leave a zero budget, a depth-1 search:
+    // 1 s and 10 ms a move give a budget of about 20 ms, up to 80 ms.
     let mut e = engine(Variant::International);
     let limits = [
         Limits::move_time(Duration::from_millis(30)),
         Limits::move_time(Duration::from_millis(70)),
         Limits {
-            time: Some(Duration::from_millis(150)),
+            time: Some(Duration::from_secs(1)),
             inc: Duration::from_millis(10),
             ..Limits::default()
         },

@@ -58,6 +58,11 @@ impl Settings {
         }
     }
 
+    /// The searches run at once on a batch of `jobs` jobs (a table each).
+    pub fn workers(&self, jobs: usize) -> usize {
+        self.jobs.clamp(1, jobs.max(1))
+    }
+
     /// Refuses up front `workers` tables of `hash_mib` that the machine cannot give at once.
     pub fn check_memory(&self, workers: usize) -> Result<(), String> {
         let what = format!(
@@ -104,10 +109,7 @@ pub struct Analysis {
 
 /// The default number of parallel searches: the cores, divided among the search threads.
 pub fn default_jobs(threads: usize) -> usize {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    (cores / threads.max(1)).max(1)
+    (crate::engine::cores() / threads.max(1)).max(1)
 }
 
 /// Searches one job with `engine`, from an empty table.
@@ -177,7 +179,7 @@ pub fn analyze_batch(
     if jobs.is_empty() {
         return Ok(());
     }
-    let workers = settings.jobs.clamp(1, jobs.len());
+    let workers = settings.workers(jobs.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("analysis-{i}"))
@@ -248,29 +250,6 @@ pub fn analyze_batch(
         ));
     }
     Ok(())
-}
-
-/// Analyses every position of a batch and returns them in order, or the first error.
-pub fn analyze_all(
-    settings: &Settings,
-    jobs: &[Job],
-    on_progress: &mut dyn FnMut(usize),
-) -> Result<Vec<Analysis>, String> {
-    let mut out = Vec::with_capacity(jobs.len());
-    let mut failed = None;
-    analyze_batch(
-        settings,
-        jobs,
-        &mut |_, r| match r {
-            Ok(a) => out.push(a),
-            Err(e) => failed = failed.take().or(Some(e)),
-        },
-        on_progress,
-    )?;
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
 }
 
 /// A score seen from the other side, one ply earlier: a heuristic score negated, a win in `p`

@@ -222,7 +222,8 @@ pub fn game_of(moves: &[&str]) -> PdnGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Settings, analyze_all};
+    use crate::analysis::analyze_one;
+    use crate::engine::{Engine, EngineOptions};
     use crate::game::Variant;
     use crate::search::Limits;
 
@@ -233,11 +234,11 @@ mod tests {
         let game = game_of(&["32-28", "17-22", "28x17", "11x22", "37-32", "16-21"]);
         let replayed = jobs(kind, &game).unwrap();
         assert_eq!(replayed.jobs.len(), 7);
-        let settings = Settings {
-            jobs: 2,
-            ..Settings::new(kind, Limits::depth(6))
-        };
-        let analyses = analyze_all(&settings, &replayed.jobs, &mut |_| {}).unwrap();
+        // Each position as a batch's worker searches it.
+        let mut engine = Engine::new(kind, EngineOptions::default()).unwrap();
+        let analyses: Vec<_> = (replayed.jobs.iter())
+            .map(|job| analyze_one(&mut engine, job, &Limits::depth(6)).unwrap())
+            .collect();
         let rev = review(&replayed, &analyses, &Thresholds::default());
         assert_eq!(rev.len(), 6);
         let bad = &rev[5];

@@ -330,20 +330,22 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         return Ok(());
     }
     let path = args.pdn.as_deref().unwrap_or_default();
+    // Everything that can be refused is refused before the analysis, and before any file is
+    // touched: the thresholds, the outputs, the memory.
+    let t = thresholds(&args.thresholds)?;
+    let outputs = [("--review", &args.review), ("--plot", &args.plot)];
+    for (option, out) in outputs {
+        if let Some(out) = out
+            && same_file(out, path)
+        {
+            return Err(format!(
+                "{option} {out} is the --pdn file: the review would overwrite the games it reads \
+                 (give another file)"
+            ));
+        }
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let games = pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-    // The files written at the end are opened before the analysis: a path that cannot be
-    // written is said now, not after the analysis (and its work lost).
-    let review_file = match &args.review {
-        Some(path) => {
-            Some(std::fs::File::create(path).map_err(|e| format!("--review {path}: {e}"))?)
-        }
-        None => None,
-    };
-    if let Some(path) = &args.plot {
-        std::fs::File::create(path).map_err(|e| format!("--plot {path}: {e}"))?;
-    }
-    let t = thresholds(&args.thresholds)?;
     // Each game under the variant its tags name (else --variant); its jobs say so.
     let mut prepared = Vec::new();
     for (g, game) in games.iter().enumerate() {
@@ -384,6 +386,14 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             (r, n)
         }));
     }
+    settings.check_memory(settings.workers(jobs.len()))?;
+    // The files written at the end are checked before the analysis, without changing them: a path
+    // that cannot be written is said now, not after the analysis (and its work lost).
+    for (option, out) in outputs {
+        if let Some(out) = out {
+            check_writable(out).map_err(|e| format!("{option} {out}: {e}"))?;
+        }
+    }
     let bar = Bar::new(jobs.len(), "positions", args.quiet);
     reviews.skip_failed(&mut emit);
     batch::analyze_batch(
@@ -399,9 +409,8 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         ..
     } = reviews;
     bar.finish(args.quiet);
-    if let (Some(path), Some(mut file)) = (&args.review, review_file) {
-        file.write_all(reviewed_pdn.as_bytes())
-            .map_err(|e| format!("{path}: {e}"))?;
+    if let Some(path) = &args.review {
+        std::fs::write(path, reviewed_pdn).map_err(|e| format!("{path}: {e}"))?;
     }
     if let Some(path) = &args.plot {
         let several = plots.len() > 1;
@@ -510,6 +519,29 @@ fn error_line(g: usize, error: String) -> String {
         game: Some(g + 1),
         error,
     })
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Whether `path` can be written, found without changing it: opened for writing without
+/// truncation (and removed again if that created it).
+fn check_writable(path: &str) -> std::io::Result<()> {
+    let existed = std::path::Path::new(path).exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// `plot.svg` for game 3: `plot-3.svg`.

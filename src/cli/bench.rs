@@ -50,7 +50,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         return super::bench_timing::move_time_usage(s, args.searches, &target);
     }
     let params = args.params.params()?;
-    let tt = Tt::try_new(args.hash).map_err(|e| format!("--{e}"))?;
+    let tt = Tt::try_new(args.hash).map_err(super::memory_error)?;
     let (mut nodes, mut secs) = (0u64, 0f64);
     let set = if args.params.set.is_empty() {
         String::new()

@@ -27,13 +27,13 @@ pub struct DxpArgs {
     connect: Option<String>,
     /// Initiator: games to play (default 1). Follower: exit after this many games (default:
     /// serve until killed).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = super::whole::<u32>(1, u32::MAX as u64))]
     games: Option<u32>,
     /// Initiator: thinking time per player for the whole game, in minutes (0..=999).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
+    #[arg(long, default_value_t = 5, value_parser = super::whole::<u16>(0, 999))]
     time: u16,
     /// Initiator: moves of the whole game (0: no limit); at the limit the game is adjudicated.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
+    #[arg(long, default_value_t = 0, value_parser = super::whole::<u16>(0, 999))]
     moves: u16,
     /// Initiator: tiao's colour (alternate: white in odd games, black in even ones).
     #[arg(long, value_enum, default_value = "alternate")]

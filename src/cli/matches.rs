@@ -59,14 +59,15 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Plies (openings included) after which a game is adjudicated a draw, 1..=100000.
-    #[arg(long, default_value_t = 400, value_parser = super::whole::<u32>(1, 100_000))]
+    #[arg(long, default_value_t = 400, value_parser = super::whole::<u32>(1, MAX_PLIES))]
     max_plies: u32,
     /// Adjudicate a win when both engines agree for MOVES moves each that one side is ahead by
-    /// at least SCORE centi-men (e.g. 500,4).
+    /// at least SCORE centi-men (e.g. 500,4; SCORE 0..=10000, MOVES 1..=100000).
     #[arg(long, value_name = "SCORE,MOVES")]
     adjudicate_win: Option<String>,
     /// Adjudicate a draw when both engines report |score| <= SCORE centi-men for MOVES moves
-    /// each, from ply FROM on (e.g. 5,20,80).
+    /// each, from ply FROM on (e.g. 5,20,80; SCORE 0..=10000, MOVES 1..=100000, FROM
+    /// 0..=100000).
     #[arg(long, value_name = "SCORE,MOVES[,FROM]")]
     adjudicate_draw: Option<String>,
     /// Stop as soon as the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 decides.
@@ -102,7 +103,8 @@ pub struct MatchArgs {
     quiet: bool,
 }
 
-/// `100`, `100ms`, `0.5s` as a duration (a bare number is milliseconds).
+/// `100`, `100ms`, `0.5s` as a duration (a bare number is milliseconds), above zero and at most
+/// `tiao::numbers::MAX_SECONDS`.
 fn parse_time(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
@@ -115,21 +117,40 @@ fn parse_time(text: &str) -> Result<Duration, String> {
     let v: f64 = num
         .trim()
         .parse()
-        .map_err(|_| format!("bad time '{text}' (e.g. 100, 100ms, 0.5s)"))?;
-    if !v.is_finite() || v <= 0.0 || v * scale > 1e6 {
-        return Err(format!("bad time '{text}'"));
+        .map_err(|_| format!("--movetime {text}: not a time (e.g. 100, 100ms, 0.5s)"))?;
+    match tiao::numbers::seconds(v * scale) {
+        Ok(s) if s > 0.0 => Ok(Duration::from_secs_f64(s)),
+        Ok(_) => Err(format!("--movetime {text}: the time must be above 0")),
+        Err(e) => Err(format!("--movetime {text}: {e}")),
     }
-    Ok(Duration::from_secs_f64(v * scale))
 }
 
-/// `a,b[,c]` as integers.
-fn numbers(text: &str, what: &str, min: usize, max: usize) -> Result<Vec<i64>, String> {
-    let v: Result<Vec<i64>, _> = text.split(',').map(|s| s.trim().parse::<i64>()).collect();
-    match v {
-        Ok(v) if (min..=max).contains(&v.len()) && v.iter().all(|&x| x >= 0) => Ok(v),
-        _ => Err(format!("bad {what} '{text}'")),
+/// The comma-separated whole numbers of `option` (`500,4`): one per field of `fields` (its name
+/// and range), the last `optional` of them may be left out.
+fn fields(
+    option: &str,
+    text: &str,
+    fields: &[(&str, u64, u64)],
+    optional: usize,
+) -> Result<Vec<u64>, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let names: Vec<&str> = fields.iter().map(|f| f.0).collect();
+    if parts.len() > fields.len() || parts.len() + optional < fields.len() {
+        return Err(format!("{option} {text}: expected {}", names.join(",")));
     }
+    parts
+        .iter()
+        .zip(fields)
+        .map(|(p, (name, min, max))| {
+            tiao::numbers::whole(p, *min, *max).map_err(|e| format!("{option} {text}: {name} {e}"))
+        })
+        .collect()
 }
+
+/// The largest score adjudication may ask for, in centi-men: a proven win.
+const MAX_SCORE: u64 = tiao::search::score::WIN as u64;
+/// The most moves or plies adjudication may count (the most plies a game may last).
+const MAX_PLIES: u64 = 100_000;
 
 /// `--alpha`, `--beta`: a probability above 0 and below 0.5.
 fn probability(text: &str) -> Result<f64, String> {
@@ -190,19 +211,34 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         }
     };
     let adjudication = Adjudication {
+        // The ranges make the conversions exact.
         win: match &args.adjudicate_win {
             Some(t) => {
-                let v = numbers(t, "--adjudicate-win", 2, 2)?;
-                Some((v[0] as i32, v[1].max(1) as u32))
+                let v = fields(
+                    "--adjudicate-win",
+                    t,
+                    &[("SCORE", 0, MAX_SCORE), ("MOVES", 1, MAX_PLIES)],
+                    0,
+                )?;
+                Some((v[0] as i32, v[1] as u32))
             }
             None => None,
         },
         draw: match &args.adjudicate_draw {
             Some(t) => {
-                let v = numbers(t, "--adjudicate-draw", 2, 3)?;
+                let v = fields(
+                    "--adjudicate-draw",
+                    t,
+                    &[
+                        ("SCORE", 0, MAX_SCORE),
+                        ("MOVES", 1, MAX_PLIES),
+                        ("FROM", 0, MAX_PLIES),
+                    ],
+                    1,
+                )?;
                 Some((
                     v[0] as i32,
-                    v[1].max(1) as u32,
+                    v[1] as u32,
                     v.get(2).copied().unwrap_or(0) as u32,
                 ))
             }

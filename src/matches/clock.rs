@@ -42,11 +42,7 @@ impl Control {
                 }
                 None => s.parse().map_err(|_| bad(text))?,
             };
-            if v.is_finite() && (0.0..1e7).contains(&v) {
-                Ok(v)
-            } else {
-                Err(bad(text))
-            }
+            crate::numbers::seconds(v).map_err(|e| format!("--tc {text}: {e}"))
         };
         let (base, inc) = (seconds(base)?, seconds(inc)?);
         if base <= 0.0 {

@@ -84,12 +84,9 @@ impl EngineConfig {
 
 /// A spec's whole-number setting in `1..=max`, or an error naming it.
 fn whole(key: &str, value: &str, max: usize) -> Result<usize, String> {
-    match value.trim().parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "{key}={value}: expected a whole number in 1..={max}"
-        )),
-    }
+    crate::numbers::whole(value, 1, max as u64)
+        .map(|n| n as usize)
+        .map_err(|e| format!("{key}={value}: {e}"))
 }
 
 /// A player of a match, as given on the command line.

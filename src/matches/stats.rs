@@ -204,15 +204,24 @@ pub enum SprtState {
     H1,
 }
 
+/// The largest Elo difference an SPRT may be asked about (beyond it the model's probabilities
+/// are 0 and 1).
+pub const MAX_SPRT_ELO: f64 = 1000.0;
+
 impl Sprt {
-    /// `elo0,elo1` with α = β = 0.05.
+    /// `elo0,elo1` with α = β = 0.05 (each within ±[`MAX_SPRT_ELO`], `elo0 < elo1`).
     pub fn parse(text: &str) -> Result<Sprt, String> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         let num = |s: &str| {
             s.parse::<f64>()
                 .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("'{s}' is not a number (expected --sprt elo0,elo1)"))
+                .filter(|x| x.abs() <= MAX_SPRT_ELO)
+                .ok_or_else(|| {
+                    format!(
+                        "--sprt {text}: '{s}' is not an Elo difference from -{MAX_SPRT_ELO} to \
+                         {MAX_SPRT_ELO}"
+                    )
+                })
         };
         if parts.len() != 2 {
             return Err(format!(
@@ -390,5 +399,11 @@ mod tests {
         assert!(Sprt::parse("10,0").is_err());
         assert!(Sprt::parse("5").is_err());
         assert!(Sprt::parse("a,b").is_err());
+        assert!(
+            Sprt::parse("0,1e300")
+                .unwrap_err()
+                .contains("--sprt 0,1e300")
+        );
+        assert!(Sprt::parse("-1000,1000").is_ok());
     }
 }

@@ -9,7 +9,7 @@
 //! brazilian and duoyibu), the last move as highlighted from and to squares, an arrow along its
 //! path and a cross on each captured square. [`text`] is the same board in characters.
 
-use super::{ARROW, HIGHLIGHT, cross, escape, num, svg_start};
+use super::{ARROW, HIGHLIGHT, cross, escape, man, num, piece_colours, svg_start};
 use crate::color::Color;
 use crate::dispatch;
 use crate::draughts::board::Geometry;
@@ -232,17 +232,13 @@ pub fn svg(d: &Diagram, style: &Style) -> String {
     for sq in &d.squares {
         let Some(p) = sq.piece else { continue };
         let (cx, cy) = centre(sq.file, sq.rank);
-        let (fill, stroke, mark) = match p.color {
-            Color::White => ("#fbfbf8", "#4a4a4a", "#b8860b"),
-            Color::Black => ("#262626", "#000000", "#e0b030"),
+        let (_, stroke) = piece_colours(p.color);
+        // The crown's colour.
+        let mark = match p.color {
+            Color::White => "#b8860b",
+            Color::Black => "#e0b030",
         };
-        out.push_str(&format!(
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>\n",
-            num(cx),
-            num(cy),
-            num(0.36 * s),
-            num(0.04 * s)
-        ));
+        out.push_str(&man(cx, cy, 0.36 * s, 0.04 * s, p.color));
         out.push_str(&format!(
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{stroke}\" stroke-opacity=\"0.5\" stroke-width=\"{}\"/>\n",
             num(cx),

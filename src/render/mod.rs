@@ -9,6 +9,8 @@ pub mod board;
 pub mod morris;
 pub mod plot;
 
+use crate::color::Color;
+
 /// Text escaped for XML content and attribute values.
 pub fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
@@ -32,6 +34,26 @@ pub fn escape(text: &str) -> String {
 pub(crate) const HIGHLIGHT: &str = "#f7ec5d";
 pub(crate) const ARROW: &str = "#1f6fd1";
 pub(crate) const CAPTURE: &str = "#d62020";
+
+/// A man's fill and outline colours, the same on every board.
+pub(crate) fn piece_colours(c: Color) -> (&'static str, &'static str) {
+    match c {
+        Color::White => ("#fbfbf8", "#4a4a4a"),
+        Color::Black => ("#262626", "#000000"),
+    }
+}
+
+/// A man of colour `c`: a disc of radius `r` centred at `(cx, cy)`, outlined `width` wide.
+pub(crate) fn man(cx: f64, cy: f64, r: f64, width: f64, c: Color) -> String {
+    let (fill, stroke) = piece_colours(c);
+    format!(
+        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>\n",
+        num(cx),
+        num(cy),
+        num(r),
+        num(width)
+    )
+}
 
 /// The start of an SVG document of `w` x `h` pixels: the element, its title (escaped), and the
 /// arrowhead marker that lines refer to as `url(#arrowhead)`.

@@ -230,17 +230,7 @@ pub fn svg(d: &MorrisDiagram, style: &Style) -> String {
 
 /// A man of colour `c` centred at `(x, y)`, for points `s` apart.
 fn man(x: f64, y: f64, s: f64, c: Color) -> String {
-    let (fill, stroke) = match c {
-        Color::White => ("#fbfbf8", "#4a4a4a"),
-        Color::Black => ("#262626", "#000000"),
-    };
-    format!(
-        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>\n",
-        num(x),
-        num(y),
-        num(0.32 * s),
-        num(0.04 * s)
-    )
+    super::man(x, y, 0.32 * s, 0.04 * s, c)
 }
 
 #[cfg(test)]

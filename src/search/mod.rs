@@ -64,22 +64,32 @@ impl Default for SearchOptions {
     }
 }
 
-/// The stop and ponder signals of one search, shared with whoever controls it.
+/// The stop and ponder signals of one search, shared with whoever controls it, and when the
+/// search was asked for.
 #[derive(Debug)]
 pub struct Control {
     stop: AtomicBool,
     ponder: AtomicBool,
     ponder_hit_at: Mutex<Option<Instant>>,
+    started: Instant,
 }
 
 impl Control {
-    /// Signals for a search that starts pondering or not.
+    /// Signals for a search that starts pondering or not. The search's clock starts now: make
+    /// them when the search is asked for, before waiting for anything (the previous search's
+    /// threads), so that the wait counts against the search's time.
     pub fn new(ponder: bool) -> Control {
         Control {
             stop: AtomicBool::new(false),
             ponder: AtomicBool::new(ponder),
             ponder_hit_at: Mutex::new(None),
+            started: Instant::now(),
         }
+    }
+
+    /// When the search was asked for: its clock's start (a ponder hit restarts the clock).
+    pub fn started(&self) -> Instant {
+        self.started
     }
 
     /// Asks the search to stop as soon as possible.
@@ -175,7 +185,8 @@ pub struct SearchResult<M> {
 /// have finished (they end on their own within a few thousand nodes, and are joined before this
 /// returns the same result), so that an answer never waits for a thread that the machine has not
 /// scheduled yet. The table is shared with any other search using it; `control` stops the search
-/// or ends its pondering from another thread.
+/// or ends its pondering from another thread, and its creation started the search's clock
+/// ([`Control::started`]).
 #[allow(clippy::too_many_arguments)]
 pub fn search<G: Evaluate>(
     root: &G,
@@ -187,7 +198,7 @@ pub fn search<G: Evaluate>(
     on_report: &mut dyn FnMut(&Report<G::Move>),
     on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
-    let start = Instant::now();
+    let start = control.started();
     let mut moves = MoveList::default();
     root.generate(&mut moves);
     if moves.is_empty() {

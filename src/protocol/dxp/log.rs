@@ -9,11 +9,12 @@
 //! `connection N from ADDR refused: ...`.
 //!
 //! What a peer can make us write as often as it likes without moving a game on (empty messages,
-//! CHAT, BACKREQ and our replies, stray messages, refused connections) goes through a
-//! [`RateLimit`]: at most [`MAX_LINES_PER_SECOND`] such lines a second per connection, the rest
-//! counted and said in one `warning: N log lines ... dropped` line. Lines about the games
-//! (GAMEREQ, GAMEACC, MOVE, GAMEEND, starts, moves, ends, errors, the connection's end) are always
-//! written: each needs the game to move on.
+//! CHAT, BACKREQ and our replies, refused GAMEREQs and our refusals, a GAMEEND between games,
+//! other stray messages, refused connections) goes through a [`RateLimit`]: at most
+//! [`MAX_LINES_PER_SECOND`] such lines a second per connection, the rest counted and said in one
+//! `warning: N log lines ... dropped` line. Lines about the games (an accepted GAMEREQ, GAMEACC,
+//! legal MOVEs, GAMEENDs inside a game, starts, moves, ends, errors, the connection's end) are
+//! always written: each needs a game to move on, or ends the connection.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};

@@ -11,6 +11,11 @@
 //! CHAT. So a client that holds a connection never keeps another from an answer, and a flood of
 //! connections costs a bounded number of threads.
 //!
+//! After the last game (`--games`), the engine is never handed over again: the server is marked
+//! closing before anything else, so a connection waiting for it is refused ("tiao has played all
+//! its games"), and the acceptor is woken by a connection of its own to the listening address
+//! (the loopback address when it listens on all of them: `0.0.0.0`, `[::]`).
+//!
 //! Log lines about refused connections are rate-limited like a session's (see `session`).
 
 use super::framing::{FrameReader, Incoming, encode};
@@ -21,7 +26,7 @@ use super::session::{Config, Role, Session};
 use crate::engine::Engine;
 use crossbeam_channel::{Sender, unbounded};
 use std::io::Write;
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -95,15 +100,19 @@ pub fn serve(
                 }
                 Err(e) => log.line(&format!("error: connection {conn}: {e}")),
             }
-            shared.busy.store(false, Ordering::Release);
-            if games_left != Some(0) {
+            if games_left == Some(0) {
+                // The last game is played: the engine stays taken, so that no waiting connection
+                // claims it now; they see `closing` and are refused.
+                shared.closing.store(true, Ordering::Release);
+            } else {
+                shared.busy.store(false, Ordering::Release);
                 log.line("waiting for a connection");
             }
         }
         // Wake the acceptor from its `accept` so that it sees the end.
         shared.closing.store(true, Ordering::Release);
         if let Ok(addr) = listener.local_addr() {
-            let _ = TcpStream::connect_timeout(&addr, Duration::from_secs(1));
+            let _ = TcpStream::connect_timeout(&wake_address(addr), Duration::from_secs(1));
         }
     });
     log.line(&format!(
@@ -112,6 +121,20 @@ pub fn serve(
         if records.len() == 1 { "" } else { "s" }
     ));
     records
+}
+
+/// Where to connect to reach a listener on `addr`: the address itself, or the loopback address
+/// of its family for one that listens on all of them (a connection to `0.0.0.0` or `[::]` is
+/// not defined everywhere).
+fn wake_address(addr: SocketAddr) -> SocketAddr {
+    let mut to = addr;
+    if to.ip().is_unspecified() {
+        to.set_ip(match addr {
+            SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    to
 }
 
 /// The acceptor thread: every connection is handed over, made to wait, or refused.
@@ -214,4 +237,18 @@ fn refuse(shared: &Shared, mut stream: TcpStream, addr: SocketAddr, conn: u64, r
         }
     }
     let _ = stream.shutdown(Shutdown::Both);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_acceptor_is_woken_on_loopback_when_listening_everywhere() {
+        let wake = |a: &str| wake_address(a.parse().unwrap()).to_string();
+        assert_eq!(wake("0.0.0.0:27531"), "127.0.0.1:27531");
+        assert_eq!(wake("[::]:27531"), "[::1]:27531");
+        assert_eq!(wake("192.168.1.5:9"), "192.168.1.5:9");
+        assert_eq!(wake("127.0.0.1:9"), "127.0.0.1:9");
+    }
 }

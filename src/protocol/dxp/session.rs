@@ -28,9 +28,17 @@
 //! message): at the peer's turn in a game, its clock (the GAMEREQ's minutes, measured by us) plus
 //! a grace ([`PEER_GRACE_SHARE`], at least [`PEER_GRACE_MIN`]): past it the peer loses on time
 //! (CHAT, GAMEEND `3` with stop code `1`, the game recorded as won) and the connection ends; when
-//! no game waits for the peer's move, [`Config::idle_timeout`] since its last message that moves
-//! a game on (GAMEREQ, GAMEACC, MOVE, GAMEEND): the connection is closed. While we think, none.
-//! Lines the peer can cause without moving a game on go through the log's rate limit.
+//! no game waits for the peer's move, [`Config::idle_timeout`] since the last message, its or
+//! ours, that moved a game on: the connection is closed. While we think, none. A frame that
+//! arrived after the deadline is not handled, so a peer that never stops sending meets it too.
+//!
+//! What moves a game on is decided by the handler of each message, by what the message did, not
+//! by its type: a GAMEREQ accepted (or one that abandons the game in progress), a GAMEACC to our
+//! GAMEREQ, a legal MOVE, a GAMEEND inside a game. Only such a message resets the idle timeout and
+//! has its `recv` line written in full; everything else the peer sends (a refused GAMEREQ, a
+//! GAMEEND between games, CHAT, BACKREQ, BACKACC, empty frames) and our replies to it (the refusing
+//! GAMEACC, BACKACC) go through the log's rate limit, so a peer can neither hold the follower by
+//! repeating them nor flood the log.
 //!
 //! Faults: a frame that is not a message, a message that does not read, an illegal move, or a
 //! message the state does not allow (a MOVE out of turn, a GAMEREQ from the follower, ...) logs
@@ -169,12 +177,22 @@ pub struct Summary {
 enum Input {
     /// A frame's text and when it arrived.
     Frame { text: String, at: Instant },
-    /// A frame that is not a message.
-    Bad(FrameError),
+    /// A frame that is not a message, and when it arrived.
+    Bad { error: FrameError, at: Instant },
     /// The connection is gone.
     Closed(String),
     /// A search ended.
     Done { id: u64, done: Box<Done> },
+}
+
+impl Input {
+    /// When a frame from the peer arrived (`None`: not from the peer).
+    fn arrival(&self) -> Option<Instant> {
+        match self {
+            Input::Frame { at, .. } | Input::Bad { at, .. } => Some(*at),
+            Input::Closed(_) | Input::Done { .. } => None,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -229,8 +247,8 @@ pub struct Session<'a> {
     end: Option<String>,
     fault: bool,
     write_failed: Option<String>,
-    /// When the peer last sent a message that moves a game on (`moves_the_game`).
-    last_activity: Instant,
+    /// The message being handled, and when the peer last moved a game on.
+    activity: Activity,
     /// The lines the peer can make us write as often as it likes.
     noise: RateLimit,
 }
@@ -286,7 +304,10 @@ impl<'a> Session<'a> {
             end: None,
             fault: false,
             write_failed: None,
-            last_activity: Instant::now(),
+            activity: Activity {
+                line: None,
+                last: Instant::now(),
+            },
             noise: RateLimit::default(),
         })
     }
@@ -314,12 +335,21 @@ impl<'a> Session<'a> {
                     break;
                 }
             };
+            // A peer that never stops sending is held to its deadline too: what arrived after it
+            // is not handled (what arrived before it is, however late we read it).
+            if let (Some(arrived), Some((at, expiry))) = (input.arrival(), self.deadline())
+                && arrived >= at
+            {
+                self.expire(expiry);
+                continue;
+            }
             match input {
                 Input::Frame { text, at } => self.on_frame(&text, at),
-                Input::Bad(FrameError::Empty) => {
-                    self.noise("warning: empty message (a lone NUL) ignored")
-                }
-                Input::Bad(e) => self.fault(&format!("peer sent garbage: {e}")),
+                Input::Bad {
+                    error: FrameError::Empty,
+                    ..
+                } => self.noise("warning: empty message (a lone NUL) ignored"),
+                Input::Bad { error, .. } => self.fault(&format!("peer sent garbage: {error}")),
                 Input::Closed(why) => self.on_closed(&why),
                 Input::Done { id, done } => self.on_done(id, *done),
             }
@@ -373,7 +403,7 @@ impl<'a> Session<'a> {
                 let left = live.peer_total.saturating_sub(live.peer_used);
                 Some((live.turn_started + left + grace, Expiry::PeerClock))
             }
-            _ => Some((self.last_activity + self.cfg.idle_timeout, Expiry::Idle)),
+            _ => Some((self.activity.last + self.cfg.idle_timeout, Expiry::Idle)),
         }
     }
 
@@ -427,8 +457,11 @@ impl<'a> Session<'a> {
     fn send(&mut self, msg: &Message) {
         let text = msg.to_wire();
         let line = format!("send {} {text:?}", msg.name());
-        if moves_the_game(msg) {
+        if moves_a_game_on(msg) {
             self.log(&line);
+            // The peer owes an answer from now (our GAMEEND, our GAMEREQ): the idle timeout
+            // counts from here, not from the peer's last move before a long think of ours.
+            self.activity.last = Instant::now();
         } else {
             self.noise(&line);
         }
@@ -465,32 +498,47 @@ impl<'a> Session<'a> {
                 return;
             }
         };
-        let line = format!("recv {} {text:?}", msg.name());
-        if moves_the_game(&msg) {
-            self.log(&line);
-            self.last_activity = Instant::now();
-        } else {
-            self.noise(&line);
-        }
+        // Written by the handler once it knows what the message did (see `Activity`).
+        self.activity.line = Some(format!("recv {} {text:?}", msg.name()));
         match msg {
             Message::GameReq(r) => self.on_gamereq(r, at),
             Message::GameAcc(a) => self.on_gameacc(a, at),
             Message::Move(m) => self.on_move(m, at),
             Message::GameEnd(e) => self.on_gameend(e, at),
             Message::Chat(t) => {
+                self.ignored();
                 let line = format!("chat from {}: {t}", self.peer);
                 self.noise(&line)
             }
             Message::BackReq(b) => self.on_backreq(b, at),
             Message::BackAcc(_) => {
+                self.ignored();
                 self.noise("warning: BACKACC ignored (tiao never sends BACKREQ)");
             }
         }
+        // A handler that did not say: the message moved nothing on.
+        self.ignored();
+    }
+
+    /// The message being handled moved a game on: its line is written in full, and the peer
+    /// counts as active (the idle timeout starts again).
+    fn moved_on(&mut self) {
+        self.activity.moved_on(self.log);
+    }
+
+    /// The message being handled moved nothing on: its line goes through the rate limit, and the
+    /// idle timeout keeps running.
+    fn ignored(&mut self) {
+        self.activity.ignored(self.log, &mut self.noise);
     }
 
     /// The peer broke the protocol: the game in progress is lost by the peer; the connection
     /// ends.
     fn fault(&mut self, why: &str) {
+        // The message that broke the protocol is written in full: it ends the connection.
+        if let Some(line) = self.activity.line.take() {
+            self.log(&line);
+        }
         self.log(&format!("error: {why}"));
         self.fault = true;
         let chat = format!("tiao: protocol error, closing: {why}");
@@ -658,6 +706,8 @@ impl<'a> Session<'a> {
             return;
         }
         if matches!(self.state, State::Playing(_) | State::Ending(..)) {
+            // The game in progress ends: that moves it on, once per game.
+            self.moved_on();
             self.log("warning: a new GAMEREQ in the middle of a game: the game is abandoned");
             if let State::Playing(mut live) | State::Ending(mut live, ..) =
                 std::mem::replace(&mut self.state, State::Idle)
@@ -674,6 +724,7 @@ impl<'a> Session<'a> {
         let board = match self.acceptance(&req) {
             Ok(b) => b,
             Err((code, why)) => {
+                self.ignored();
                 self.noise(&format!("game refused ({}): {why}", code.meaning()));
                 self.send(&Message::GameAcc(GameAcc {
                     follower: self.cfg.name.clone(),
@@ -682,6 +733,7 @@ impl<'a> Session<'a> {
                 return;
             }
         };
+        self.moved_on();
         self.send(&Message::GameAcc(GameAcc {
             follower: self.cfg.name.clone(),
             code: AcceptCode::Accepted,
@@ -706,6 +758,8 @@ impl<'a> Session<'a> {
             self.fault("GAMEACC without a pending GAMEREQ");
             return;
         };
+        // The answer to our GAMEREQ: a game starts, or the connection ends.
+        self.moved_on();
         if !acc.follower.is_empty() {
             self.peer = acc.follower.clone();
         }
@@ -947,6 +1001,8 @@ impl<'a> Session<'a> {
                 return;
             }
         };
+        // A legal move: the game moves on.
+        self.activity.moved_on(self.log);
         // The game may be over at the peer's turn already (it should have sent GAMEEND).
         let before = live.game.status();
         let took = at.saturating_duration_since(live.turn_started);
@@ -974,6 +1030,7 @@ impl<'a> Session<'a> {
     fn on_gameend(&mut self, e: GameEnd, _at: Instant) {
         match std::mem::replace(&mut self.state, State::Idle) {
             State::Playing(mut live) => {
+                self.moved_on();
                 self.halt(&mut live);
                 let ours = live.game.setup().ours;
                 let (outcome, how) = match live.game.status() {
@@ -1004,11 +1061,13 @@ impl<'a> Session<'a> {
                 self.after_game(e.stop || stop);
             }
             State::Ending(live, outcome, text, our_stop) => {
+                self.moved_on();
                 self.finish_game(&live, outcome, &text);
                 self.after_game(e.stop || our_stop);
             }
             other => {
                 self.state = other;
+                self.ignored();
                 self.noise("warning: GAMEEND outside a game ignored");
             }
         }
@@ -1025,6 +1084,8 @@ impl<'a> Session<'a> {
     }
 
     fn on_backreq(&mut self, req: BackReq, at: Instant) {
+        // A take-back the peer may ask for again and again: never activity.
+        self.ignored();
         let State::Playing(live) = &mut self.state else {
             self.noise("BACKREQ while no game is being played: answered 2 (continue)");
             self.send(&Message::BackAcc(BackCode::Continue));
@@ -1061,14 +1122,45 @@ impl<'a> Session<'a> {
     }
 }
 
-/// Whether a message moves a game on (GAMEREQ, GAMEACC, MOVE, GAMEEND): those are logged in
-/// full and count as the peer's activity; the others (CHAT, BACKREQ, BACKACC) can be sent
-/// without end and go through the log's rate limit.
-fn moves_the_game(msg: &Message) -> bool {
-    matches!(
-        msg,
-        Message::GameReq(_) | Message::GameAcc(_) | Message::Move(_) | Message::GameEnd(_)
-    )
+/// Whether a message of ours is logged in full: one that starts, plays or ends a game (GAMEREQ,
+/// a GAMEACC that accepts, MOVE, GAMEEND). The others (CHAT, BACKACC, a GAMEACC that refuses) are
+/// replies a peer can have without end, and go through the log's rate limit.
+fn moves_a_game_on(msg: &Message) -> bool {
+    match msg {
+        Message::GameAcc(a) => a.code == AcceptCode::Accepted,
+        m => matches!(
+            m,
+            Message::GameReq(_) | Message::Move(_) | Message::GameEnd(_)
+        ),
+    }
+}
+
+/// The `recv` line of the message being handled, written once its handler knows whether it
+/// moved a game on (see the module documentation), and when one last did.
+struct Activity {
+    /// The line not yet written.
+    line: Option<String>,
+    /// When a message of the peer or ours last moved a game on (or the peer connected).
+    last: Instant,
+}
+
+impl Activity {
+    /// The message moved a game on: its line in full, the idle timeout restarted.
+    fn moved_on(&mut self, log: &Log) {
+        if let Some(line) = self.line.take() {
+            log.line(&line);
+        }
+        self.last = Instant::now();
+    }
+
+    /// The message moved nothing on: its line through the rate limit.
+    fn ignored(&mut self, log: &Log, noise: &mut RateLimit) {
+        if let Some(line) = self.line.take()
+            && let Some(line) = noise.admit(&line)
+        {
+            log.line(&line);
+        }
+    }
 }
 
 /// A game status in words.
@@ -1091,7 +1183,10 @@ fn spawn_reader(stream: TcpStream, tx: Sender<Input>) -> JoinHandle<()> {
                     text,
                     at: Instant::now(),
                 },
-                Incoming::Bad(e) => Input::Bad(e),
+                Incoming::Bad(error) => Input::Bad {
+                    error,
+                    at: Instant::now(),
+                },
                 Incoming::Closed { pending } => {
                     let why = if pending > 0 {
                         format!(

@@ -79,7 +79,7 @@ pub enum CommandError {
     BadValue {
         argument: String,
         value: String,
-        expected: &'static str,
+        expected: String,
     },
     Conflict(String),
 }
@@ -144,23 +144,31 @@ fn number<T: std::str::FromStr>(
             .map_err(|_| CommandError::BadValue {
                 argument: key.to_string(),
                 value: v.to_string(),
-                expected,
+                expected: expected.to_string(),
             }),
     }
 }
 
-/// A time in seconds. A negative time counts as 0: a client whose clock has fallen below the
-/// increment sends `time=<clock - inc>` (pydraughts does), and must still get a move at once.
+/// A time in seconds, at most [`MAX_SECONDS`](crate::numbers::MAX_SECONDS). A negative time
+/// counts as 0: a client whose clock has fallen below the increment sends `time=<clock - inc>`
+/// (pydraughts does), and must still get a move at once.
 fn seconds(line: &Line, key: &str) -> Result<Option<f64>, CommandError> {
     let v: Option<f64> = number(line, key, "a number of seconds")?;
-    match v {
-        Some(s) if !s.is_finite() => Err(CommandError::BadValue {
+    let Some(s) = v else {
+        return Ok(None);
+    };
+    // `nan.max(0.0)` is 0: the check comes first.
+    let s = if s.is_finite() { s.max(0.0) } else { s };
+    crate::numbers::seconds(s)
+        .map(Some)
+        .map_err(|_| CommandError::BadValue {
             argument: key.to_string(),
             value: line.value(key).unwrap_or_default().to_string(),
-            expected: "a finite number of seconds",
-        }),
-        _ => Ok(v.map(|s| s.max(0.0))),
-    }
+            expected: format!(
+                "a finite number of seconds, at most {}",
+                crate::numbers::MAX_SECONDS
+            ),
+        })
 }
 
 impl Command {
@@ -345,6 +353,9 @@ mod tests {
             }))
         );
         assert!(e("level time=nan").contains("'nan'"));
+        // An absurd time is refused, not clamped.
+        assert!(e("level move-time=1e300").contains("at most 10000000"));
+        assert!(e("level inc=20000000").contains("'20000000'"));
         assert!(e("set-param name=threads").contains("value="));
         assert!(e("go think ponder").contains("only one"));
         assert!(e("pos start pos=W").contains("only one"));

@@ -42,9 +42,6 @@ use std::time::Duration;
 /// The longest `error` message written, in bytes (longer ones are cut).
 const MAX_ERROR: usize = 400;
 
-/// The longest time a `level` may give, in seconds (about 30 years; larger values are clamped).
-const MAX_SECONDS: f64 = 1e9;
-
 /// Runs the Hub loop on `input` and `output` until `quit` or the end of the input. Fails only when
 /// the output cannot be written.
 pub fn run<R, W>(mut input: R, output: W) -> io::Result<()>
@@ -146,9 +143,10 @@ impl Hub {
         }
     }
 
-    /// The running search's mode, if one runs (until its `done` is written).
+    /// The running search's mode, if one runs (until its `done` is written: a line of ours
+    /// written before it would come out of order).
     fn searching(&mut self) -> Option<GoMode> {
-        if !self.engine.is_searching() {
+        if self.engine.answer_sent() {
             self.search = None;
         }
         self.search
@@ -191,8 +189,8 @@ impl Hub {
             return Ok(());
         }
         self.engine.stop();
-        while self.engine.is_searching() {
-            if self.engine.search_thread_ended() {
+        while !self.engine.answer_sent() {
+            if self.engine.search_thread_ended() && self.engine.is_searching() {
                 // Ended without its `Done` (it cannot, but the loop must not hang if it did).
                 self.search = None;
                 return self.error("the search ended without a result");
@@ -461,7 +459,8 @@ fn merge(into: &mut Level, l: Level) {
 
 /// The search limits of a `level` and a `go` mode.
 fn limits(level: &Level, mode: GoMode) -> Limits {
-    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, MAX_SECONDS));
+    // `level` refused anything else (`command::seconds`); a clamp keeps this total all the same.
+    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, crate::numbers::MAX_SECONDS));
     Limits {
         depth: level.depth,
         nodes: level.nodes,
@@ -557,13 +556,13 @@ mod tests {
         assert_eq!((l.depth, l.move_time), (Some(5), Some(1.5)));
         let lim = limits(
             &Level {
-                time: Some(1e300),
+                time: Some(100.0),
                 inc: Some(2.0),
                 ..l
             },
             GoMode::Ponder,
         );
-        assert_eq!(lim.time, Some(Duration::from_secs(1_000_000_000)));
+        assert_eq!(lim.time, Some(Duration::from_secs(100)));
         assert_eq!(lim.inc, Duration::from_secs(2));
         assert!(lim.ponder && !lim.analyze);
     }
