@@ -180,3 +180,42 @@ fn hand_checked_values() {
     // Pieces in hand are not covered.
     assert_eq!(t.probe(&pos("W:Wa7,d7,g1:Bb6,d2,f4:H1,1:R0")), None);
 }
+
+/// Builds the tables named by the environment (`TIAO_MORRIS_EGDB_DIR`, `TIAO_MORRIS_EGDB_PIECES`),
+/// printing each pair's figures: a measuring tool until the command line has `egdb build`.
+#[test]
+#[ignore]
+fn build_from_environment() {
+    let dir = std::env::var("TIAO_MORRIS_EGDB_DIR").expect("TIAO_MORRIS_EGDB_DIR");
+    let pieces: u8 = std::env::var("TIAO_MORRIS_EGDB_PIECES")
+        .expect("TIAO_MORRIS_EGDB_PIECES")
+        .parse()
+        .unwrap();
+    tiao::egdb::morris::build::build_all(
+        std::path::Path::new(&dir),
+        pieces,
+        (0, 1),
+        true,
+        &mut |pair, r| match r {
+            None => println!("{pair:?} already built"),
+            Some(r) => {
+                for s in &r.sectors {
+                    println!(
+                        "{}-{} slots {} wins {} draws {} losses {} holes {} longest {} bytes {}",
+                        s.sector.stm,
+                        s.sector.opp,
+                        s.sector.size(),
+                        s.counts.wins,
+                        s.counts.draws,
+                        s.counts.losses,
+                        s.counts.holes,
+                        s.counts.longest,
+                        s.bytes
+                    );
+                }
+                println!("  pair {:.1} s, work {} MiB", r.seconds, r.work_bytes >> 20);
+            }
+        },
+    )
+    .unwrap();
+}

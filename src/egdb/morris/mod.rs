@@ -5,9 +5,15 @@
 //! - [`index`]: sectors and the index of a position, one slot per symmetry class;
 //! - [`value`]: the byte a position's value is stored in (win, draw or loss, with the distance
 //!   to the next removal);
-//! - [`solve`]: the retrograde solver of a sector and its mirror.
+//! - [`solve`]: the retrograde solver of a sector and its mirror;
+//! - [`verify`]: the verify pass (every value agrees with its successors');
+//! - [`store`]: the files, in the shared container;
+//! - [`build`]: the build and verify of a directory, pair by pair, resumable and shardable.
 
+pub mod build;
 pub mod index;
 pub mod solve;
+pub mod store;
 pub mod symmetry;
 pub mod value;
+pub mod verify;
