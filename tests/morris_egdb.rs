@@ -219,3 +219,276 @@ fn build_from_environment() {
     )
     .unwrap();
 }
+
+/// A fresh directory under the system's temporary directory.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tiao-morris-egdb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Builds the tables of up to `pieces` pieces under `dir`.
+fn build(dir: &std::path::Path, pieces: u8) {
+    tiao::egdb::morris::build::build_all(dir, pieces, (0, 1), false, &mut |_, _| {}).unwrap();
+}
+
+/// The 16 images of a position, colours swapped too (the side to move goes with them).
+fn images(p: &MorrisPosition) -> Vec<MorrisPosition> {
+    use tiao::egdb::morris::symmetry::apply;
+    let mut out = Vec::new();
+    for s in 0..16 {
+        let (w, b) = (
+            apply(s, p.pieces(Color::White)),
+            apply(s, p.pieces(Color::Black)),
+        );
+        out.push(MorrisPosition::new(w, b, [0, 0], p.side(), 0).unwrap());
+        out.push(MorrisPosition::new(b, w, [0, 0], !p.side(), 0).unwrap());
+    }
+    out
+}
+
+/// Built on disk, verified, reopened and probed: every pair verifies, a position and its 32
+/// images (16 symmetries, colours swapped) probe alike, a second build skips everything, and a
+/// damaged value is caught by the verify pass.
+#[test]
+fn built_tables_verify_and_probe_symmetrically() {
+    use tiao::egdb::morris::build::{Builder, pairs};
+    use tiao::egdb::morris::verify::verify_sector;
+    let dir = temp_dir("verify");
+    build(&dir, 8);
+    let builder = Builder::new(&dir);
+    for pair in pairs(8, (0, 1)) {
+        let c = builder.verify_pair(pair, &|_| {}).unwrap();
+        assert_eq!(c.errors, 0, "{pair:?}: {:?}", c.examples);
+        assert!(c.checked > 0);
+    }
+    // Resumable: nothing left to build.
+    let mut rebuilt = 0;
+    tiao::egdb::morris::build::build_all(&dir, 8, (0, 1), false, &mut |_, r| {
+        rebuilt += r.is_some() as usize
+    })
+    .unwrap();
+    assert_eq!(rebuilt, 0);
+
+    let opened = tiao::egdb::morris::probe::open(&dir, tiao::game::Variant::Morris);
+    assert!(opened.problems.is_empty(), "{:?}", opened.problems);
+    let tables = opened.tables.expect("tables");
+    assert_eq!(tables.max_pieces(), 8);
+    let solved = solve_up_to(8);
+    for fen in [
+        "W:Wa7,g7,d5,b6,f4:Bc3,e4,a1:H0,0:R0",
+        "B:Wc5,e3,b2:Ba7,d7,a4:H0,0:R7",
+        "W:Wa1,a4,a7,d1:Bb4,d7,g1,d2:H0,0:R0",
+    ] {
+        let p = pos(fen);
+        let want = solved.probe(&p).unwrap();
+        for q in images(&p) {
+            let got = tables.probe(&q).expect("covered");
+            let (wdl, d) = match want {
+                Value::Win(d) => (tiao::egdb::Wdl::Win, Some(d as u8)),
+                Value::Loss(d) => (tiao::egdb::Wdl::Loss, Some(d as u8)),
+                Value::Draw => (tiao::egdb::Wdl::Draw, None),
+            };
+            assert_eq!((got.wdl, got.distance), (wdl, d), "{q}");
+        }
+    }
+    assert!(
+        tables
+            .probe(&pos("W:Wa7,d7,g1:Bb6,d2,f4:H1,1:R0"))
+            .is_none()
+    );
+    assert!(
+        tables
+            .probe(&pos("W:Wa7,d7,g1,b2,b4:Bb6,d2,f4,c3,c4:H0,0:R0"))
+            .is_none()
+    );
+
+    // A value changed in memory is found by the verify pass.
+    let s = Sector::new(3, 3);
+    let mut values = tiao::egdb::morris::store::load(&dir, s).unwrap();
+    let i = s.index(
+        pos("W:Wa7,d7,g1:Bb6,d2,f4").pieces(Color::White),
+        pos("W:Wa7,d7,g1:Bb6,d2,f4").pieces(Color::Black),
+    ) as usize;
+    values[i] = Value::Win(3).encode();
+    let c = verify_sector(s, &values, &values.clone(), None, &|_| {});
+    assert!(c.errors >= 1, "{c:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Missing, truncated and foreign files are refused with errors naming them; the other sectors
+/// still open and the engine plays on.
+#[test]
+fn bad_files_are_refused() {
+    use tiao::egdb::EgdbError;
+    use tiao::egdb::morris::probe::open;
+    use tiao::game::Variant;
+    let missing = open(
+        std::path::Path::new("/nonexistent/tiao-tables"),
+        Variant::Morris,
+    );
+    assert!(missing.tables.is_none());
+    assert!(matches!(missing.problems[..], [EgdbError::Io { .. }]));
+
+    let dir = temp_dir("bad");
+    build(&dir, 7);
+    let m = dir.join("morris");
+    // A build interrupted in the middle of a file leaves a .tmp: never read.
+    std::fs::write(m.join("sector-5-5.wdl.tmp"), b"TIAOEGDB").unwrap();
+    // Truncated.
+    let f = m.join("sector-3-4.wdl");
+    let bytes = std::fs::read(&f).unwrap();
+    std::fs::write(&f, &bytes[..bytes.len() / 2]).unwrap();
+    // Foreign: another sector's file under this name.
+    std::fs::copy(m.join("sector-3-3.dist"), m.join("sector-4-3.dist")).unwrap();
+    let o = open(&dir, Variant::Morris);
+    assert_eq!(o.problems.len(), 2, "{:?}", o.problems);
+    assert!(
+        o.problems
+            .iter()
+            .any(|e| matches!(e, EgdbError::Truncated { .. }))
+    );
+    assert!(
+        o.problems
+            .iter()
+            .any(|e| matches!(e, EgdbError::Foreign { .. }))
+    );
+    for e in &o.problems {
+        assert!(e.to_string().contains("sector-"), "{e}");
+    }
+    let t = o.tables.expect("the good sectors still open");
+    assert!(t.probe(&pos("W:Wa7,d7,g1:Bb6,d2,f4:H0,0:R0")).is_some());
+    assert!(
+        t.probe(&pos("W:Wa7,d7,g1:Bb6,d2,f4,a1:H0,0:R0")).is_none(),
+        "3-4 was refused"
+    );
+    // Not Morris: nothing.
+    assert!(open(&dir, Variant::International).tables.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The search agrees with the tables on short wins and losses of 3 against 3 (where every removal
+/// ends the game, so the table's distance is the distance to the end).
+#[test]
+fn search_agrees_with_the_tables() {
+    use tiao::search::{self, ScoreKind};
+    use tiao::tt::Tt;
+    let solved = solve_up_to(6);
+    let s = Sector::new(3, 3);
+    let tt = Tt::new(16);
+    let mut found = std::collections::HashMap::new();
+    let mut i = 0;
+    while i < s.size() {
+        if !s.is_hole(i) {
+            let p = position(s, i);
+            let v = solved.probe(&p).unwrap();
+            let key = match v {
+                Value::Win(d) if d <= 3 => Some(ScoreKind::Win(d)),
+                Value::Loss(d) if d <= 4 => Some(ScoreKind::Loss(d)),
+                _ => None,
+            };
+            if let Some(k) = key {
+                let n = found.entry(format!("{k:?}")).or_insert(0);
+                if *n < 6 {
+                    *n += 1;
+                    let r = search::search_to_depth(&p, 6, &tt);
+                    assert_eq!(r.score.kind(), k, "{p}");
+                }
+            }
+        }
+        i += 1009;
+    }
+    assert!(found.len() >= 3, "{found:?}");
+}
+
+/// The best move by the tables: for the winner the win with the fewest plies to its removal, for
+/// the others the move that keeps the best value longest. `None` when the side to move has lost.
+fn table_move(t: &Solved, p: &MorrisPosition) -> Option<tiao::morris::Move> {
+    let mut list = MoveList::default();
+    p.generate(&mut list);
+    // Score of a move for the mover: higher is better.
+    let score = |m: &tiao::morris::Move| -> i64 {
+        let q = p.make(m);
+        let mut replies = MoveList::default();
+        q.generate(&mut replies);
+        if replies.is_empty() {
+            return 1000;
+        }
+        match t.probe(&q).expect("covered") {
+            // The opponent lost: a removal wins now; otherwise sooner is better.
+            Value::Loss(d) => 1000 - if m.is_removal() { 0 } else { d as i64 + 1 },
+            Value::Draw => 0,
+            // The opponent wins: later is better, and a removal of ours ends that stretch.
+            Value::Win(d) => -1000 + if m.is_removal() { 1 } else { d as i64 + 1 },
+        }
+    };
+    list.iter().copied().max_by_key(score)
+}
+
+/// Won endings played out by the tables' moves on both sides: the winner's removal comes within
+/// the stored distance every time, so well before the 100-ply rule, and the game ends in the win.
+#[test]
+fn won_endings_are_converted_before_the_counter() {
+    let t = solve_up_to(8);
+    let mut played = 0;
+    for sector in [
+        Sector::new(3, 3),
+        Sector::new(4, 4),
+        Sector::new(5, 3),
+        Sector::new(4, 3),
+    ] {
+        let mut i = 0;
+        while i < sector.size() && played < 60 {
+            i += 1009;
+            if i >= sector.size() || sector.is_hole(i) {
+                continue;
+            }
+            let start = position(sector, i);
+            let Some(Value::Win(d0)) = t.probe(&start) else {
+                continue;
+            };
+            if d0 < 3 {
+                continue;
+            }
+            played += 1;
+            let winner = start.side();
+            let mut p = start;
+            let mut since_removal = 0u32;
+            let mut promised = d0;
+            let mut fresh = true;
+            let mut plies = 0;
+            loop {
+                if p.side() == winner && fresh {
+                    match t.probe(&p) {
+                        Some(Value::Win(d)) => promised = since_removal + d,
+                        v => panic!("{start}: the winner lost its win at {p}: {v:?}"),
+                    }
+                    fresh = false;
+                }
+                let Some(m) = table_move(&t, &p) else { break };
+                p = p.make(&m);
+                plies += 1;
+                since_removal += 1;
+                if m.is_removal() {
+                    assert!(
+                        since_removal <= promised,
+                        "{start}: removal after {since_removal} plies, promised {promised}"
+                    );
+                    since_removal = 0;
+                    fresh = true;
+                }
+                assert!(
+                    since_removal < 100 && plies < 1000,
+                    "{start}: no removal for {since_removal} plies"
+                );
+            }
+            assert_ne!(
+                p.side(),
+                winner,
+                "{start}: the winner is the one without a move at {p}"
+            );
+        }
+    }
+    assert!(played >= 40, "{played}");
+}

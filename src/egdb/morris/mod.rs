@@ -8,10 +8,12 @@
 //! - [`solve`]: the retrograde solver of a sector and its mirror;
 //! - [`verify`]: the verify pass (every value agrees with its successors');
 //! - [`store`]: the files, in the shared container;
+//! - [`probe`]: the search's hook ([`Probe`](crate::egdb::Probe)) and the opener;
 //! - [`build`]: the build and verify of a directory, pair by pair, resumable and shardable.
 
 pub mod build;
 pub mod index;
+pub mod probe;
 pub mod solve;
 pub mod store;
 pub mod symmetry;
