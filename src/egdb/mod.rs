@@ -24,6 +24,8 @@
 //! the move-count rules are the search's business), for the side to move.
 
 pub mod block;
+pub mod draughts;
+pub mod driver;
 pub mod file;
 pub mod morris;
 
@@ -116,6 +118,20 @@ pub trait Probe<G>: Send + Sync {
     fn probe(&self, pos: &G) -> Option<Probed>;
     /// The most pieces of any position the tables cover (the search does not ask above it).
     fn max_pieces(&self) -> u32;
+}
+
+/// The default table directory: `$XDG_DATA_HOME/tiao/egdb`, else `~/.local/share/tiao/egdb`
+/// (`None` when neither variable is set). The engine reads it when it exists.
+pub fn default_dir() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".local").join("share"))
+        })?;
+    Some(data.join("tiao").join("egdb"))
 }
 
 /// What a game's [`Opener`] found in a directory.
