@@ -504,7 +504,9 @@ pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
         R => Ok(Box::new(GameSession::<Position<R>>::with_opener(
             crate::egdb::draughts::open::<R>,
         )) as Box<dyn Session>),
-        morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::default()) as Box<dyn Session>))
+        morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::with_opener(
+            crate::egdb::morris::probe::open,
+        )) as Box<dyn Session>))
 }
 
 /// Checks that an option's value is in `min..=max`.

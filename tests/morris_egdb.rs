@@ -181,45 +181,6 @@ fn hand_checked_values() {
     assert_eq!(t.probe(&pos("W:Wa7,d7,g1:Bb6,d2,f4:H1,1:R0")), None);
 }
 
-/// Builds the tables named by the environment (`TIAO_MORRIS_EGDB_DIR`, `TIAO_MORRIS_EGDB_PIECES`),
-/// printing each pair's figures: a measuring tool until the command line has `egdb build`.
-#[test]
-#[ignore]
-fn build_from_environment() {
-    let dir = std::env::var("TIAO_MORRIS_EGDB_DIR").expect("TIAO_MORRIS_EGDB_DIR");
-    let pieces: u8 = std::env::var("TIAO_MORRIS_EGDB_PIECES")
-        .expect("TIAO_MORRIS_EGDB_PIECES")
-        .parse()
-        .unwrap();
-    tiao::egdb::morris::build::build_all(
-        std::path::Path::new(&dir),
-        pieces,
-        (0, 1),
-        true,
-        &mut |pair, r| match r {
-            None => println!("{pair:?} already built"),
-            Some(r) => {
-                for s in &r.sectors {
-                    println!(
-                        "{}-{} slots {} wins {} draws {} losses {} holes {} longest {} bytes {}",
-                        s.sector.stm,
-                        s.sector.opp,
-                        s.sector.size(),
-                        s.counts.wins,
-                        s.counts.draws,
-                        s.counts.losses,
-                        s.counts.holes,
-                        s.counts.longest,
-                        s.bytes
-                    );
-                }
-                println!("  pair {:.1} s, work {} MiB", r.seconds, r.work_bytes >> 20);
-            }
-        },
-    )
-    .unwrap();
-}
-
 /// A fresh directory under the system's temporary directory.
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("tiao-morris-egdb-{name}-{}", std::process::id()));
@@ -230,7 +191,8 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 
 /// Builds the tables of up to `pieces` pieces under `dir`.
 fn build(dir: &std::path::Path, pieces: u8) {
-    tiao::egdb::morris::build::build_all(dir, pieces, (0, 1), false, &mut |_, _| {}).unwrap();
+    let b = tiao::egdb::morris::build::MorrisBuilder::new(dir, pieces, (0, 1));
+    tiao::egdb::driver::build(&b, false, &mut |_| {}).unwrap();
 }
 
 /// The 16 images of a position, colours swapped too (the side to move goes with them).
@@ -265,10 +227,10 @@ fn built_tables_verify_and_probe_symmetrically() {
     }
     // Resumable: nothing left to build.
     let mut rebuilt = 0;
-    tiao::egdb::morris::build::build_all(&dir, 8, (0, 1), false, &mut |_, r| {
-        rebuilt += r.is_some() as usize
-    })
-    .unwrap();
+    let b = tiao::egdb::morris::build::MorrisBuilder::new(&dir, 8, (0, 1));
+    tiao::egdb::driver::build(&b, false, &mut |r| rebuilt += !r.skipped as usize).unwrap();
+    let v = tiao::egdb::driver::verify(&b, false, &mut |_, _| {}).unwrap();
+    assert_eq!((v.errors, v.checked > 0), (0, true));
     assert_eq!(rebuilt, 0);
 
     let opened = tiao::egdb::morris::probe::open(&dir, tiao::game::Variant::Morris);
@@ -491,4 +453,84 @@ fn won_endings_are_converted_before_the_counter() {
         }
     }
     assert!(played >= 40, "{played}");
+}
+
+/// The engine, searching with the tables of up to 9 pieces (depth 4), converts won endings against the tables'
+/// best defence: it wins every game, each removal within 100 plies of the last (the counter never
+/// draws), and never by a third repetition. A win whose removal the counter no longer allows is
+/// answered as a draw.
+#[test]
+fn the_engine_converts_won_endings_with_the_tables() {
+    use tiao::search::{Control, Limits, SearchOptions, search_with_tables};
+    use tiao::tt::Tt;
+    let dir = temp_dir("convert");
+    build(&dir, 9);
+    let opened = tiao::egdb::morris::probe::open(&dir, tiao::game::Variant::Morris);
+    let tables = opened.tables.expect("tables");
+    let solved = solve_up_to(9);
+    let tt = Tt::new(16);
+    let mut games = 0;
+    for (sector, least) in [
+        (Sector::new(3, 3), 7),
+        (Sector::new(5, 4), 9),
+        (Sector::new(6, 3), 5),
+        (Sector::new(4, 3), 3),
+    ] {
+        // Wins at least `least` plies from their removal, evenly spread over the sector.
+        let values = solved.get(sector).unwrap();
+        let long: Vec<u64> = (0..sector.size())
+            .filter(|&i| matches!(Value::decode(values[i as usize]), Value::Win(d) if d >= least))
+            .filter(|&i| !sector.is_hole(i))
+            .collect();
+        let step = long.len().div_ceil(4).max(1);
+        for &i in long.iter().step_by(step) {
+            let start = position(sector, i);
+            games += 1;
+            let winner = start.side();
+            let mut p = start;
+            let mut history: Vec<u64> = Vec::new();
+            loop {
+                assert!(!p.draw_by_rule(), "{start}: drawn by the counter at {p}");
+                assert!(
+                    history.iter().filter(|&&k| k == p.key()).count() < 2,
+                    "{start}: third repetition at {p}"
+                );
+                let m = if p.side() == winner {
+                    tt.clear();
+                    let r = search_with_tables(
+                        &p,
+                        &history,
+                        &Limits::depth(4),
+                        &SearchOptions::default(),
+                        Some(&*tables),
+                        &tt,
+                        &Control::new(false),
+                        &mut |_| {},
+                        &mut |_| {},
+                    );
+                    r.best
+                } else {
+                    table_move(&solved, &p)
+                };
+                let Some(m) = m else { break };
+                history.push(p.key());
+                p = p.make(&m);
+                assert!(history.len() < 1000);
+            }
+            assert_ne!(p.side(), winner, "{start}: the winner lost at {p}");
+        }
+    }
+    assert!(games >= 12, "{games}");
+    // With 98 plies gone, a removal 3 plies away comes too late: a draw.
+    let late = pos("W:Wa7,g7,d5,b6,f4:Bc3,e4,a1:H0,0:R98");
+    assert_eq!(
+        tables.probe(&late).map(|p| p.wdl),
+        Some(tiao::egdb::Wdl::Draw)
+    );
+    let in_time = pos("W:Wa7,g7,d5,b6,f4:Bc3,e4,a1:H0,0:R97");
+    assert_eq!(
+        tables.probe(&in_time).map(|p| p.wdl),
+        Some(tiao::egdb::Wdl::Win)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

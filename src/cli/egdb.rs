@@ -9,6 +9,7 @@ use tiao::dispatch;
 use tiao::draughts::position::Position;
 use tiao::egdb::draughts::{DraughtsBuilder, open_tables};
 use tiao::egdb::driver::{self, Builder, UnitReport};
+use tiao::egdb::morris::build::MorrisBuilder;
 use tiao::game::{Game, Variant};
 use tiao::variant::{DrawRuleSet, GameKind};
 
@@ -18,6 +19,7 @@ Examples:
   tiao egdb build --variant english --pieces 4
   tiao egdb verify --variant english --pieces 4
   tiao egdb info --variant english --fen W:WK1,K2:BK30
+  tiao egdb build --variant morris --pieces 12
 
 Tables go to DIR/<variant>/ (default DIR: $XDG_DATA_HOME/tiao/egdb, else
 ~/.local/share/tiao/egdb, which the engine reads when it is there). A build can be stopped and
@@ -39,12 +41,17 @@ enum EgdbCommand {
 
 #[derive(Args, Debug)]
 struct BuildArgs {
-    /// Variant: international (normal), brazilian, russian, duoyibu, english.
+    /// Variant: international (normal), brazilian, russian, duoyibu, english, morris.
     #[arg(long, short, default_value = "international")]
     variant: Variant,
-    /// Pieces, 2..=7: every ending of up to this many pieces.
-    #[arg(long, short, value_parser = super::whole::<u32>(2, 7))]
+    /// Pieces, 2..=7 (draughts: every ending of up to this many pieces) or 6..=18 (morris: every
+    /// sector of the moving phase with up to this many pieces on the board).
+    #[arg(long, short, value_parser = super::whole::<u32>(2, 18))]
     pieces: u32,
+    /// Morris: only shard I of N of each level's sectors (for several machines, one level
+    /// after another), e.g. --shard 0/4.
+    #[arg(long, value_name = "I/N", value_parser = shard)]
+    shard: Option<(usize, usize)>,
     /// Directory of the tables (default: the user's data directory, see below).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -102,10 +109,18 @@ fn with_pool(
     }
 }
 
+/// `I/N` with `I < N`.
+fn shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}' is not a shard (expected I/N with I < N, e.g. 0/4)");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    (i < n).then_some((i, n)).ok_or_else(bad)
+}
+
 fn kind_of(variant: Variant) -> Result<GameKind, String> {
-    if !variant.is_draughts() {
-        return Err("Nine Men's Morris tables are not in this build yet".into());
-    }
     Ok(GameKind {
         variant,
         draw_rules: DrawRuleSet::Standard,
@@ -115,9 +130,28 @@ fn kind_of(variant: Variant) -> Result<GameKind, String> {
 fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
     let dir = dir_of(&a.dir)?;
     let kind = kind_of(a.variant)?;
+    let is_morris = a.variant == Variant::Morris;
+    if is_morris && !(6..=18).contains(&a.pieces) {
+        return Err(format!(
+            "--pieces {}: morris sectors have 6..=18 pieces",
+            a.pieces
+        ));
+    }
+    if !is_morris && a.pieces > 7 {
+        return Err(format!(
+            "--pieces {}: draughts tables go up to 7 pieces",
+            a.pieces
+        ));
+    }
+    if !is_morris && a.shard.is_some() {
+        return Err("--shard: only for morris".into());
+    }
+    if is_morris && a.no_distance {
+        return Err("--no-distance: morris tables always carry their distances".into());
+    }
     let builder: Box<dyn Builder> = dispatch!(kind,
         R => Box::new(DraughtsBuilder::<R>::new(&dir, a.pieces, !a.no_distance)),
-        morris => unreachable!("refused above"));
+        morris => Box::new(MorrisBuilder::new(&dir, a.pieces as u8, a.shard.unwrap_or((0, 1)))));
     if verify {
         return run_verify(&*builder, a);
     }
@@ -207,7 +241,43 @@ fn run_verify(builder: &dyn Builder, a: &BuildArgs) -> Result<(), String> {
 fn info(a: &InfoArgs) -> Result<(), String> {
     let dir = dir_of(&a.dir)?;
     let kind = kind_of(a.variant)?;
-    dispatch!(kind, R => info_for::<R>(&dir, a), morris => unreachable!("refused above"))
+    dispatch!(kind, R => info_for::<R>(&dir, a), morris => info_morris(&dir, a))
+}
+
+fn info_morris(dir: &std::path::Path, a: &InfoArgs) -> Result<(), String> {
+    use tiao::morris::MorrisPosition;
+    let opened = tiao::egdb::morris::probe::open(dir, Variant::Morris);
+    for p in &opened.problems {
+        eprintln!("warning: {p}");
+    }
+    let max = opened
+        .tables
+        .as_ref()
+        .map_or(0, |t| tiao::egdb::Probe::<MorrisPosition>::max_pieces(&**t));
+    println!(
+        "morris tables in {}: {} files, up to {} pieces",
+        dir.join("morris").display(),
+        opened.slices,
+        max
+    );
+    if let Some(fen) = &a.fen {
+        let pos = MorrisPosition::from_fen(fen).map_err(|e| format!("bad --fen: {e}"))?;
+        match opened.tables.as_ref().and_then(|t| t.probe(&pos)) {
+            Some(p) => println!(
+                "{}: {} for the side to move{}",
+                pos.fen(),
+                p.wdl,
+                p.distance
+                    .map(|d| format!(", {d} plies to the next removal"))
+                    .unwrap_or_default()
+            ),
+            None => println!(
+                "{}: not in the tables (pieces in hand, or its sector is not there)",
+                pos.fen()
+            ),
+        }
+    }
+    Ok(())
 }
 
 fn info_for<R: tiao::draughts::rules::Rules>(

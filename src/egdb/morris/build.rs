@@ -9,6 +9,9 @@
 //! level needs the whole level below, so a cluster runs the levels one after another, each as
 //! `N` independent jobs (a Slurm array or a Kubernetes indexed Job per level).
 //!
+//! [`MorrisBuilder`] hands the pairs to the shared drivers ([`driver`]), which skip what is built,
+//! draw the progress bar and report (`tiao egdb build --variant morris`).
+//!
 //! Memory: a pair's work arrays ([`work_bytes`]) and the sectors one removal below, loaded as they
 //! are needed and dropped when the build leaves their level.
 
@@ -16,6 +19,7 @@ use super::index::{MAX_PIECES, MIN_PIECES, Sector};
 use super::solve::{Counts, Progress, Solved, removal_target, solve_pair, work_bytes};
 use super::store;
 use super::verify::{Checked, verify_sector};
+use crate::egdb::driver::{self, Output, Unit, Verified};
 use crate::egdb::{EgdbError, Kind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -248,50 +252,69 @@ impl Builder {
     }
 }
 
-/// Builds every pair of [`pairs`]`(pieces, shard)` not built yet under `dir`, with a progress bar
-/// on stderr when `bar` (the pair being built, the time left), handing each pair's report to
-/// `done` (`None` for a pair found built). Stops at the first error.
-pub fn build_all(
-    dir: &Path,
+/// The Morris tables for the shared drivers ([`driver::build`], [`driver::verify`]): one unit per
+/// pair, up to a number of pieces on the board, one shard of each level.
+pub struct MorrisBuilder {
+    builder: Builder,
     pieces: u8,
     shard: (usize, usize),
-    bar: bool,
-    done: &mut dyn FnMut(Sector, Option<&PairReport>),
-) -> Result<(), EgdbError> {
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    let builder = Builder::new(dir);
-    let todo: Vec<Sector> = pairs(pieces, shard);
-    let built: Vec<bool> = todo.iter().map(|&p| builder.is_built(p)).collect();
-    let total: u64 = todo
-        .iter()
-        .zip(&built)
-        .filter(|(_, b)| !**b)
-        .map(|(&p, _)| pair_slots(p))
-        .sum();
-    let pb = ProgressBar::with_draw_target(
-        Some(total),
-        if bar {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{msg:>18} [{bar:30}] {percent:>3}% {human_pos}/{human_len} slots, {elapsed} spent, {eta} left",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    for (&pair, &is_built) in todo.iter().zip(&built) {
-        if is_built {
-            done(pair, None);
-            continue;
+}
+
+impl MorrisBuilder {
+    /// The pairs of up to `pieces` pieces (6 to 18) under `dir`, shard `shard.0` of `shard.1`
+    /// (`(0, 1)`: all).
+    pub fn new(dir: &Path, pieces: u8, shard: (usize, usize)) -> MorrisBuilder {
+        MorrisBuilder {
+            builder: Builder::new(dir),
+            pieces,
+            shard,
         }
-        pb.set_message(format!("sector {}", pair_name(pair)));
-        let r = builder.build_pair(pair, &|n| pb.inc(n))?;
-        pb.suspend(|| done(pair, Some(&r)));
     }
-    pb.finish_and_clear();
-    Ok(())
+
+    /// The pair a unit stands for.
+    fn pair(&self, unit: &Unit) -> Result<Sector, EgdbError> {
+        pairs(self.pieces, self.shard)
+            .into_iter()
+            .find(|&p| pair_name(p) == unit.name)
+            .ok_or_else(|| EgdbError::Io {
+                path: self.builder.dir.clone(),
+                error: format!("no Morris pair named {}", unit.name),
+            })
+    }
+}
+
+impl driver::Builder for MorrisBuilder {
+    fn units(&self) -> Vec<Unit> {
+        pairs(self.pieces, self.shard)
+            .into_iter()
+            .map(|pair| Unit {
+                name: pair_name(pair),
+                pieces: pair.pieces() as u32,
+                positions: pair_slots(pair),
+                outputs: sectors_of(pair)
+                    .into_iter()
+                    .flat_map(|s| [Kind::Wdl, Kind::Distance].map(|k| (s, k)))
+                    .map(|(s, k)| Output {
+                        path: store::path(&self.builder.dir, s, k),
+                        header: store::header(s, k),
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn build(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> Result<(), EgdbError> {
+        self.builder
+            .build_pair(self.pair(unit)?, progress)
+            .map(|_| ())
+    }
+
+    fn verify(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> Result<Verified, EgdbError> {
+        let c = self.builder.verify_pair(self.pair(unit)?, progress)?;
+        Ok(Verified {
+            checked: c.checked,
+            errors: c.errors,
+            examples: c.examples,
+        })
+    }
 }

@@ -3,10 +3,12 @@
 //!
 //! A position is covered when both hands are empty (the moving phase), each side has 3 to 9
 //! pieces on the board, and its sector's win/draw/loss file opened; the answer carries the
-//! distance to the next removal when the sector's distance file opened too. The no-removal
-//! counter plays no part in the tables: a win whose distance is more than the counter leaves is
-//! the search's to judge (it converts by the distance, which the winner shortens by one every
-//! two plies).
+//! distance to the next removal when the sector's distance file opened too. The tables ignore
+//! the no-removal counter; the probe does not: a win or loss whose removal (or block) comes in
+//! `d` plies is answered as a draw when the counter `R` has `R + d > 100` (the loser delays the
+//! removal until the 100-ply rule draws). Otherwise the search converts by the distance, which
+//! the winner shortens by one every ply it moves, so the removal comes before the rule. Without a
+//! distance file the answer is the bare win/draw/loss.
 //!
 //! Files that do not open (truncated, foreign, damaged) are listed in [`Opened::problems`] and
 //! left out: the engine warns and plays on with the others, or with none.
@@ -17,6 +19,7 @@ use crate::color::Color;
 use crate::egdb::{EgdbError, Kind, NOT_STORED, Opened, Opener, Probe, Probed, Table, Wdl};
 use crate::game::Variant;
 use crate::morris::MorrisPosition;
+use crate::morris::position::DRAW_PLIES;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -63,6 +66,16 @@ impl Probe<MorrisPosition> for MorrisTables {
                 d => Some(d - 1),
             },
         };
+        // The counter: a removal (or block) that comes after the 100th ply without one comes
+        // too late, and the side that would lose holds the draw.
+        if let Some(d) = distance
+            && pos.no_removal() as u32 + d as u32 > DRAW_PLIES as u32
+        {
+            return Some(Probed {
+                wdl: Wdl::Draw,
+                distance: None,
+            });
+        }
         Some(Probed { wdl, distance })
     }
 
