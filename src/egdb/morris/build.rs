@@ -37,7 +37,7 @@ pub fn level_pairs(total: u8) -> Vec<Sector> {
     (MIN_PIECES..=MAX_PIECES)
         .filter_map(|a| {
             let b = total.checked_sub(a)?;
-            (a <= b && b <= MAX_PIECES && b >= MIN_PIECES).then(|| Sector::new(a, b))
+            (a <= b && (MIN_PIECES..=MAX_PIECES).contains(&b)).then(|| Sector::new(a, b))
         })
         .collect()
 }
