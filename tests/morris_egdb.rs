@@ -216,6 +216,7 @@ fn images(p: &MorrisPosition) -> Vec<MorrisPosition> {
 #[test]
 fn built_tables_verify_and_probe_symmetrically() {
     use tiao::egdb::morris::build::{Builder, pairs};
+    use tiao::egdb::morris::probe::search_distance;
     use tiao::egdb::morris::verify::verify_sector;
     let dir = temp_dir("verify");
     build(&dir, 8);
@@ -247,9 +248,13 @@ fn built_tables_verify_and_probe_symmetrically() {
         let want = solved.probe(&p).unwrap();
         for q in images(&p) {
             let got = tables.probe(&q).expect("covered");
+            let loser = |won: bool| q.on_board(if won { !q.side() } else { q.side() });
             let (wdl, d) = match want {
-                Value::Win(d) => (tiao::egdb::Wdl::Win, Some(d as u8)),
-                Value::Loss(d) => (tiao::egdb::Wdl::Loss, Some(d as u8)),
+                Value::Win(d) => (tiao::egdb::Wdl::Win, Some(search_distance(loser(true), d))),
+                Value::Loss(d) => (
+                    tiao::egdb::Wdl::Loss,
+                    Some(search_distance(loser(false), d)),
+                ),
                 Value::Draw => (tiao::egdb::Wdl::Draw, None),
             };
             assert_eq!((got.wdl, got.distance), (wdl, d), "{q}");

@@ -246,29 +246,24 @@ fn info(a: &InfoArgs) -> Result<(), String> {
 
 fn info_morris(dir: &std::path::Path, a: &InfoArgs) -> Result<(), String> {
     use tiao::morris::MorrisPosition;
-    let opened = tiao::egdb::morris::probe::open(dir, Variant::Morris);
-    for p in &opened.problems {
+    let (tables, slices, problems) = tiao::egdb::morris::probe::open_tables(dir);
+    for p in &problems {
         eprintln!("warning: {p}");
     }
-    let max = opened
-        .tables
+    let max = tables
         .as_ref()
-        .map_or(0, |t| tiao::egdb::Probe::<MorrisPosition>::max_pieces(&**t));
+        .map_or(0, |t| tiao::egdb::Probe::<MorrisPosition>::max_pieces(t));
     println!(
-        "morris tables in {}: {} files, up to {} pieces",
+        "morris tables in {}: {slices} files, up to {max} pieces",
         dir.join("morris").display(),
-        opened.slices,
-        max
     );
     if let Some(fen) = &a.fen {
         let pos = MorrisPosition::from_fen(fen).map_err(|e| format!("bad --fen: {e}"))?;
-        match opened.tables.as_ref().and_then(|t| t.probe(&pos)) {
-            Some(p) => println!(
-                "{}: {} for the side to move{}",
+        match tables.as_ref().and_then(|t| t.lookup(&pos)) {
+            Some((wdl, d)) => println!(
+                "{}: {wdl} for the side to move{} (the tables ignore the 100-ply rule)",
                 pos.fen(),
-                p.wdl,
-                p.distance
-                    .map(|d| format!(", {d} plies to the next removal"))
+                d.map(|d| format!(", {d} plies to the next removal"))
                     .unwrap_or_default()
             ),
             None => println!(

@@ -6,9 +6,11 @@
 //! distance to the next removal when the sector's distance file opened too. The tables ignore
 //! the no-removal counter; the probe does not: a win or loss whose removal (or block) comes in
 //! `d` plies is answered as a draw when the counter `R` has `R + d > 100` (the loser delays the
-//! removal until the 100-ply rule draws). Otherwise the search converts by the distance, which
-//! the winner shortens by one every ply it moves, so the removal comes before the rule. Without a
-//! distance file the answer is the bare win/draw/loss.
+//! removal until the 100-ply rule draws). Otherwise the answer's distance is
+//! [`search_distance`]: the losing side's pieces first, then the plies to the next removal, so
+//! that the search makes each winning removal and, between removals, shortens the way to the
+//! next; the removal comes before the rule. Without a distance file the answer is the bare
+//! win/draw/loss (the search then orders wins by its evaluation).
 //!
 //! Files that do not open (truncated, foreign, damaged) are listed in [`Opened::problems`] and
 //! left out: the engine warns and plays on with the others, or with none.
@@ -43,8 +45,41 @@ impl MorrisTables {
     }
 }
 
-impl Probe<MorrisPosition> for MorrisTables {
-    fn probe(&self, pos: &MorrisPosition) -> Option<Probed> {
+/// Distances up to this are told apart one by one in [`search_distance`]; longer ones by buckets.
+const NEAR: u32 = 20;
+/// Plies a bucket of the longer distances.
+const BUCKET: u32 = 8;
+/// The weight of one of the losing side's pieces in [`search_distance`] (above every ordered
+/// distance, so that a removal always beats the moves that do not remove).
+const PIECE_STEP: u32 = 36;
+
+/// The distance the search orders table wins and losses by (`Probed::distance`), from the
+/// losing side's pieces on the board and the plies `d` to the next removal:
+/// `36 * (loser's pieces - 3) + f(d)`, with `f(d) = d` below 20 and `20 + (d - 20) / 8` above
+/// (at most 33 for the saturated 127). So a win that has just removed a piece is nearer than any
+/// win before the removal, and inside one stretch the nearer removal is nearer: the search
+/// converts instead of shuffling toward a removal that it never makes (the plain distance to the
+/// next removal would rank the removal itself behind the moves that keep it 2 plies away, since
+/// after it the count starts again).
+pub fn search_distance(loser_pieces: u32, d: u32) -> u8 {
+    let f = if d < NEAR {
+        d
+    } else {
+        NEAR + (d - NEAR) / BUCKET
+    };
+    (PIECE_STEP * loser_pieces.saturating_sub(MIN_PIECES as u32) + f.min(PIECE_STEP - 1)) as u8
+}
+
+const _: () = assert!(
+    PIECE_STEP * (MAX_PIECES - MIN_PIECES) as u32 + PIECE_STEP - 1 <= u8::MAX as u32,
+    "search distances fit a byte"
+);
+const _: () = assert!(NEAR + (127 - NEAR) / BUCKET < PIECE_STEP);
+
+impl MorrisTables {
+    /// The tables' own answer for `pos`: win, draw or loss for the side to move and the plies to
+    /// the next removal, before the counter is looked at; `None` when not covered.
+    pub fn lookup(&self, pos: &MorrisPosition) -> Option<(Wdl, Option<u32>)> {
         if pos.in_hand(Color::White) != 0 || pos.in_hand(Color::Black) != 0 {
             return None;
         }
@@ -63,20 +98,38 @@ impl Probe<MorrisPosition> for MorrisTables {
             (Wdl::Draw, _) | (_, None) => None,
             (_, Some(t)) => match t.get(i).ok()? {
                 NOT_STORED => None,
-                d => Some(d - 1),
+                d => Some(d as u32 - 1),
             },
+        };
+        Some((wdl, distance))
+    }
+}
+
+impl Probe<MorrisPosition> for MorrisTables {
+    fn probe(&self, pos: &MorrisPosition) -> Option<Probed> {
+        let (wdl, distance) = self.lookup(pos)?;
+        let Some(d) = distance else {
+            return Some(Probed {
+                wdl,
+                distance: None,
+            });
         };
         // The counter: a removal (or block) that comes after the 100th ply without one comes
         // too late, and the side that would lose holds the draw.
-        if let Some(d) = distance
-            && pos.no_removal() as u32 + d as u32 > DRAW_PLIES as u32
-        {
+        if pos.no_removal() as u32 + d > DRAW_PLIES as u32 {
             return Some(Probed {
                 wdl: Wdl::Draw,
                 distance: None,
             });
         }
-        Some(Probed { wdl, distance })
+        let loser = match wdl {
+            Wdl::Win => !pos.side(),
+            _ => pos.side(),
+        };
+        Some(Probed {
+            wdl,
+            distance: Some(search_distance(pos.on_board(loser), d)),
+        })
     }
 
     fn max_pieces(&self) -> u32 {
@@ -85,55 +138,63 @@ impl Probe<MorrisPosition> for MorrisTables {
 }
 
 /// Opens the Morris tables under `dir` (in `dir/morris/`): every sector whose win/draw/loss file
-/// opens with the right header, with its distance file when that opens too. A missing
-/// `morris` directory is no table and no problem; a `dir` that cannot be read is a problem.
-pub fn open(dir: &Path, variant: Variant) -> Opened<MorrisPosition> {
-    let mut out = Opened::none();
-    if variant != Variant::Morris {
-        return out;
-    }
-    let d = store::morris_dir(dir);
+/// opens with the right header, with its distance file when that opens too. Returns the tables
+/// (`None` when no sector opened), the files opened and the files refused. A missing `morris`
+/// directory is no table and no problem; a `dir` that is not a directory is a problem.
+pub fn open_tables(dir: &Path) -> (Option<MorrisTables>, usize, Vec<EgdbError>) {
+    let mut problems = Vec::new();
+    let mut slices = 0;
     if !dir.is_dir() {
-        out.problems.push(EgdbError::Io {
+        problems.push(EgdbError::Io {
             path: dir.to_path_buf(),
             error: "not a directory".into(),
         });
-        return out;
+        return (None, 0, problems);
     }
-    if !d.is_dir() {
-        return out;
+    if !store::morris_dir(dir).is_dir() {
+        return (None, 0, problems);
     }
     let mut tables = MorrisTables {
         sectors: (0..SIDES * SIDES).map(|_| None).collect(),
         max_pieces: 0,
     };
     for s in super::index::all_sectors() {
-        let wdl_path = store::path(dir, s, Kind::Wdl);
-        if !wdl_path.exists() {
+        if !store::path(dir, s, Kind::Wdl).exists() {
             continue;
         }
         let wdl = match store::open(dir, s, Kind::Wdl) {
             Ok(t) => t,
             Err(e) => {
-                out.problems.push(e);
+                problems.push(e);
                 continue;
             }
         };
         let dist = if store::path(dir, s, Kind::Distance).exists() {
             store::open(dir, s, Kind::Distance)
-                .map_err(|e| out.problems.push(e))
+                .map_err(|e| problems.push(e))
                 .ok()
         } else {
             None
         };
-        out.slices += 1 + dist.is_some() as usize;
+        slices += 1 + dist.is_some() as usize;
         tables.max_pieces = tables.max_pieces.max(s.pieces() as u32);
         tables.sectors[s.stm as usize * SIDES + s.opp as usize] = Some((wdl, dist));
     }
-    if tables.max_pieces > 0 {
-        out.tables = Some(Arc::new(tables));
+    let tables = (tables.max_pieces > 0).then_some(tables);
+    (tables, slices, problems)
+}
+
+/// The game's [`Opener`]: [`open_tables`] for `variant` Morris, nothing for the others.
+pub fn open(dir: &Path, variant: Variant) -> Opened<MorrisPosition> {
+    if variant != Variant::Morris {
+        return Opened::none();
     }
-    out
+    let (tables, slices, problems) = open_tables(dir);
+    Opened {
+        tables: tables.map(|t| Arc::new(t) as Arc<dyn Probe<MorrisPosition>>),
+        slices,
+        problems,
+    }
 }
 
 /// [`open`] as the shared [`Opener`] type.
