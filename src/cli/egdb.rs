@@ -252,7 +252,7 @@ fn info_morris(dir: &std::path::Path, a: &InfoArgs) -> Result<(), String> {
     }
     let max = tables
         .as_ref()
-        .map_or(0, |t| tiao::egdb::Probe::<MorrisPosition>::max_pieces(t));
+        .map_or(0, tiao::egdb::Probe::<MorrisPosition>::max_pieces);
     println!(
         "morris tables in {}: {slices} files, up to {max} pieces",
         dir.join("morris").display(),
