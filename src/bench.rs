@@ -6,10 +6,12 @@
 
 use crate::dispatch;
 use crate::draughts::position::Position;
+use crate::egdb::Opener;
 use crate::game::Evaluate;
 use crate::search::{self, Params, SearchOptions};
 use crate::tt::Tt;
 use crate::variant::{GameKind, Variant};
+use std::path::Path;
 use std::time::Duration;
 
 /// A bench position: variant, FEN, what it is, and how much shallower than the bench depth it is
@@ -120,13 +122,39 @@ fn run_one<G: Evaluate>(
     depth: u32,
     tt: &Tt,
     params: &Params,
+    tables: Option<Opener<G>>,
+    egdb: Option<&Path>,
 ) -> Result<BenchLine, String> {
     let pos = G::from_fen(fen).map_err(|e| format!("bench FEN '{fen}': {e}"))?;
     let opts = SearchOptions {
         params: params.clone(),
         ..SearchOptions::default()
     };
-    let r = search::search_to_depth_with(&pos, depth, tt, &opts);
+    let opened = match (tables, egdb) {
+        (Some(open), Some(dir)) => open(dir, pos.variant()).tables,
+        _ => None,
+    };
+    let r = match &opened {
+        None => search::search_to_depth_with(&pos, depth, tt, &opts),
+        Some(t) => {
+            tt.clear();
+            let limits = search::Limits {
+                analyze: true,
+                ..search::Limits::depth(depth)
+            };
+            search::search_with_tables(
+                &pos,
+                &[],
+                &limits,
+                &opts,
+                Some(&**t),
+                tt,
+                &search::Control::new(false),
+                &mut |_| {},
+                &mut |_| {},
+            )
+        }
+    };
     Ok(BenchLine {
         nodes: r.nodes,
         time: r.time,
@@ -142,8 +170,19 @@ pub fn run_position(
     tt: &Tt,
     params: &Params,
 ) -> Result<BenchLine, String> {
+    run_position_with_tables(p, depth, tt, params, None)
+}
+
+/// [`run_position`] with the endgame tables of `egdb` (which change the signature).
+pub fn run_position_with_tables(
+    p: &BenchPosition,
+    depth: u32,
+    tt: &Tt,
+    params: &Params,
+    egdb: Option<&Path>,
+) -> Result<BenchLine, String> {
     let depth = depth.saturating_sub(p.shallower).max(1);
     dispatch!(GameKind::new(p.variant),
-        R => run_one::<Position<R>>(p.fen, depth, tt, params),
-        morris => run_one::<crate::morris::MorrisPosition>(p.fen, depth, tt, params))
+        R => run_one::<Position<R>>(p.fen, depth, tt, params, Some(crate::egdb::draughts::open::<R>), egdb),
+        morris => run_one::<crate::morris::MorrisPosition>(p.fen, depth, tt, params, None, egdb))
 }

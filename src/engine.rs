@@ -29,11 +29,18 @@
 //! Games: the variant is bound once, here, by [`dispatch!`](crate::dispatch) into a
 //! [`GameSession<G>`] for the concrete position type; adding a game means filling its arm of the
 //! dispatch with its position type (Nine Men's Morris: `morris => ...`).
+//!
+//! Endgame tables ([`EgdbSetting`], option `egdb-path`): each game's arm of the dispatch names
+//! its table [`Opener`]; the session opens the tables of its variant from the directory (once per
+//! process and directory: opened tables are shared by every engine), and hands them to its
+//! searches. Files refused are reported ([`Engine::tables`]) and left out; the engine plays on
+//! without them.
 
 mod outbox;
 
 use crate::dispatch;
 use crate::draughts::position::Position;
+use crate::egdb::{EgdbError, Opener, Probe};
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::MoveList;
@@ -45,8 +52,10 @@ use crate::track::{GameTrack, ReplayError};
 use crate::tt::Tt;
 use crate::variant::{DrawRuleSet, GameKind, Variant};
 use outbox::{Outbox, Watchdog};
+use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -84,6 +93,8 @@ pub struct Info {
     /// passes such a report on only when the search ends with it as its answer, just before
     /// `Done`, so that a sink sees each depth once.
     pub partial: bool,
+    /// Endgame-table answers (`None` when the engine has no tables).
+    pub tb_hits: Option<u64>,
 }
 
 /// The end of a search.
@@ -169,6 +180,62 @@ impl From<ReplayError> for EngineError {
     }
 }
 
+/// Where the engine's endgame tables come from.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum EgdbSetting {
+    /// The default directory ([`crate::egdb::default_dir`]) when it exists; none otherwise.
+    #[default]
+    Default,
+    /// No tables.
+    Off,
+    /// The tables of this directory (an error when it is not a directory).
+    Dir(PathBuf),
+}
+
+impl EgdbSetting {
+    /// Reads an `egdb-path` value: a directory, or `none` / `off` / empty for no tables,
+    /// `default` for the default directory.
+    pub fn parse(value: &str) -> EgdbSetting {
+        match value.trim() {
+            "" | "none" | "off" | "<empty>" => EgdbSetting::Off,
+            "default" => EgdbSetting::Default,
+            d => EgdbSetting::Dir(PathBuf::from(d)),
+        }
+    }
+
+    /// The directory to read, if any: an error when a given directory is not one.
+    pub fn dir(&self) -> Result<Option<PathBuf>, String> {
+        match self {
+            EgdbSetting::Off => Ok(None),
+            EgdbSetting::Default => Ok(crate::egdb::default_dir().filter(|d| d.is_dir())),
+            EgdbSetting::Dir(d) if d.is_dir() => Ok(Some(d.clone())),
+            EgdbSetting::Dir(d) => Err(format!("{}: no such directory", d.display())),
+        }
+    }
+
+    /// The value as `egdb-path` shows it.
+    pub fn value(&self) -> String {
+        match self {
+            EgdbSetting::Off => "none".into(),
+            EgdbSetting::Default => "default".into(),
+            EgdbSetting::Dir(d) => d.display().to_string(),
+        }
+    }
+}
+
+/// The endgame tables an engine has for the game it plays.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TablesInfo {
+    /// The directory they come from (`None`: no tables).
+    pub dir: Option<PathBuf>,
+    /// Slices (files) open for the game being played.
+    pub slices: usize,
+    /// The most pieces they cover.
+    pub max_pieces: u32,
+    /// Files refused, and why (the engine plays without them).
+    pub problems: Vec<EgdbError>,
+}
+
 /// The engine's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineOptions {
@@ -180,6 +247,8 @@ pub struct EngineOptions {
     pub params: Params,
     /// Time-management tunables.
     pub time: TimeParams,
+    /// Endgame tables.
+    pub egdb: EgdbSetting,
 }
 
 impl Default for EngineOptions {
@@ -189,6 +258,7 @@ impl Default for EngineOptions {
             hash_mib: 64,
             params: Params::default(),
             time: TimeParams::default(),
+            egdb: EgdbSetting::Default,
         }
     }
 }
@@ -234,6 +304,8 @@ pub trait Session: Send {
     fn has_legal_move(&self) -> bool;
     /// A search of the current position, ready to run on any thread.
     fn searcher(&self) -> Searcher;
+    /// Opens the game's endgame tables from `dir` (`None`: no tables), replacing any.
+    fn open_tables(&mut self, dir: Option<&Path>) -> TablesInfo;
 }
 
 /// A search of a position, ready to run on any thread: called with its limits, options, table,
@@ -244,10 +316,13 @@ pub type Searcher = Box<dyn FnOnce(&Limits, &SearchOptions, &Tt, &Control, &dyn 
 /// The position of game `G` with the keys of the positions before it: the history the search
 /// checks repetitions against. A `pos` is replayed by [`GameTrack::replay`]; only the final
 /// position and the keys are kept.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct GameSession<G: Evaluate> {
     pos: G,
     history: Vec<u64>,
+    /// How the game opens its endgame tables (`None`: it has none).
+    opener: Option<Opener<G>>,
+    tables: Option<Arc<dyn Probe<G>>>,
 }
 
 impl<G: Evaluate> Default for GameSession<G> {
@@ -255,11 +330,34 @@ impl<G: Evaluate> Default for GameSession<G> {
         GameSession {
             pos: G::start(),
             history: Vec::new(),
+            opener: None,
+            tables: None,
         }
     }
 }
 
+/// Tables opened in this process: (directory, position type) to what the opener gave, so that
+/// every engine of a batch or a match shares one copy and opens it once.
+type Cached = (PathBuf, std::any::TypeId, Arc<dyn Any + Send + Sync>);
+static OPENED: Mutex<Vec<Cached>> = Mutex::new(Vec::new());
+
+/// What an opener gave, kept in [`OPENED`].
+struct OpenedTables<G> {
+    tables: Option<Arc<dyn Probe<G>>>,
+    slices: usize,
+    max_pieces: u32,
+    problems: Vec<EgdbError>,
+}
+
 impl<G: Evaluate> GameSession<G> {
+    /// A session whose game opens its endgame tables with `opener`.
+    pub fn with_opener(opener: Opener<G>) -> Self {
+        GameSession {
+            opener: Some(opener),
+            ..GameSession::default()
+        }
+    }
+
     /// The current position.
     pub fn position(&self) -> &G {
         &self.pos
@@ -311,6 +409,7 @@ pub fn info_of<G: Evaluate>(root: &G, r: &Report<G::Move>) -> Info {
         hashfull: r.hashfull,
         pv: line_text(root, &r.pv),
         partial: r.partial,
+        tb_hits: r.tb_hits,
     }
 }
 
@@ -353,14 +452,50 @@ impl<G: Evaluate> Session for GameSession<G> {
         !self.legal().is_empty()
     }
 
+    fn open_tables(&mut self, dir: Option<&Path>) -> TablesInfo {
+        self.tables = None;
+        let (Some(dir), Some(opener)) = (dir, self.opener) else {
+            return TablesInfo::default();
+        };
+        let key = std::any::TypeId::of::<G>();
+        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        let found = opened
+            .iter()
+            .find(|(d, t, _)| d == dir && *t == key)
+            .and_then(|(_, _, o)| o.clone().downcast::<OpenedTables<G>>().ok());
+        let o = match found {
+            Some(o) => o,
+            None => {
+                let got = opener(dir, self.pos.variant());
+                let o = Arc::new(OpenedTables {
+                    max_pieces: got.tables.as_ref().map_or(0, |t| t.max_pieces()),
+                    tables: got.tables,
+                    slices: got.slices,
+                    problems: got.problems,
+                });
+                opened.push((dir.to_path_buf(), key, o.clone()));
+                o
+            }
+        };
+        self.tables = o.tables.clone();
+        TablesInfo {
+            dir: Some(dir.to_path_buf()),
+            slices: o.slices,
+            max_pieces: o.max_pieces,
+            problems: o.problems.clone(),
+        }
+    }
+
     fn searcher(&self) -> Searcher {
         let (root, history) = (self.pos, self.history.clone());
+        let tables = self.tables.clone();
         Box::new(move |limits, options, tt, control, sink| {
-            search::search(
+            search::search_with_tables(
                 &root,
                 &history,
                 limits,
                 options,
+                tables.as_deref(),
                 tt,
                 control,
                 &mut |r| sink(Event::Info(info_of(&root, r))),
@@ -373,8 +508,12 @@ impl<G: Evaluate> Session for GameSession<G> {
 /// A session for a game chosen at run time.
 pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
     dispatch!(kind,
-        R => Ok(Box::new(GameSession::<Position<R>>::default()) as Box<dyn Session>),
-        morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::default()) as Box<dyn Session>))
+        R => Ok(Box::new(GameSession::<Position<R>>::with_opener(
+            crate::egdb::draughts::open::<R>,
+        )) as Box<dyn Session>),
+        morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::with_opener(
+            crate::egdb::morris::probe::open,
+        )) as Box<dyn Session>))
 }
 
 /// Checks that an option's value is in `min..=max`.
@@ -415,18 +554,31 @@ pub struct Engine {
     setup: (Option<String>, Vec<String>),
     running: Option<Running>,
     watchdog: Watchdog,
+    /// The endgame tables of the game being played.
+    tables: TablesInfo,
+}
+
+/// The directory of an `egdb` setting, or the option error naming it.
+fn egdb_dir(setting: &EgdbSetting) -> Result<Option<PathBuf>, EngineError> {
+    setting.dir().map_err(|reason| EngineError::BadOption {
+        name: "egdb-path".into(),
+        reason,
+    })
 }
 
 impl Engine {
     /// An engine for `kind` at its start position. Threads and table size are brought into
-    /// their ranges; a table the machine cannot give is an [`EngineError::Memory`].
+    /// their ranges; a table the machine cannot give is an [`EngineError::Memory`], an
+    /// `egdb` directory that is not one an [`EngineError::BadOption`]. Table files that are
+    /// refused are listed in [`Engine::tables`] (the engine plays without them).
     pub fn new(kind: GameKind, options: EngineOptions) -> Result<Engine, EngineError> {
-        let session = session_for(kind)?;
+        let mut session = session_for(kind)?;
         let options = EngineOptions {
             threads: options.threads.clamp(1, MAX_THREADS),
             hash_mib: options.hash_mib.clamp(1, MAX_HASH_MIB),
             ..options
         };
+        let tables = session.open_tables(egdb_dir(&options.egdb)?.as_deref());
         Ok(Engine {
             kind,
             tt: Arc::new(Tt::try_new(options.hash_mib).map_err(EngineError::Memory)?),
@@ -435,7 +587,31 @@ impl Engine {
             setup: (None, Vec::new()),
             running: None,
             watchdog: Watchdog::default(),
+            tables,
         })
+    }
+
+    /// The endgame tables of the game being played: where from, how many, and the files that
+    /// were refused.
+    pub fn tables(&self) -> &TablesInfo {
+        &self.tables
+    }
+
+    /// Uses the endgame tables of `setting` from now on (option `egdb-path`). A directory that
+    /// is not one is an error and changes nothing; files refused are listed in
+    /// [`Engine::tables`].
+    pub fn set_egdb(&mut self, setting: EgdbSetting) -> Result<&TablesInfo, EngineError> {
+        let dir = egdb_dir(&setting)?;
+        self.halt();
+        self.tables = self.session.open_tables(dir.as_deref());
+        self.options.egdb = setting;
+        Ok(&self.tables)
+    }
+
+    /// A new session's tables: the current setting's, for the session's game.
+    fn reopen_tables(&mut self) {
+        let dir = self.options.egdb.dir().ok().flatten();
+        self.tables = self.session.open_tables(dir.as_deref());
     }
 
     /// The game being played.
@@ -474,6 +650,7 @@ impl Engine {
         self.session = session;
         self.setup = (None, Vec::new());
         self.tt.clear();
+        self.reopen_tables();
         Ok(())
     }
 
@@ -503,6 +680,7 @@ impl Engine {
         self.end_search();
         self.kind = kind;
         self.session = session;
+        self.reopen_tables();
         Ok(())
     }
 
@@ -542,11 +720,13 @@ impl Engine {
         "tt-size",
         "tt-size-mib",
         "move-overhead",
+        "egdb-path",
     ];
 
     /// Sets an option by name, as the Hub `set-param` gives it: `variant`, `draw-rules`,
     /// `threads`, `hash` (MiB, also `hash-mib`, `tt-size`, `tt-size-mib`), `move-overhead`
-    /// (milliseconds kept back from every time budget for the client's lag), or any search
+    /// (milliseconds kept back from every time budget for the client's lag), `egdb-path` (the
+    /// endgame tables' directory, `none` for none: see [`Engine::set_egdb`]), or any search
     /// parameter of [`Params::NAMES`].
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let bad = |reason: String| EngineError::BadOption {
@@ -560,6 +740,9 @@ impl Engine {
             // Scan's `tt-size` is taken in MiB, as `hash`.
             "hash" | "hash-mib" | "tt-size" | "tt-size-mib" => {
                 self.set_hash_mib(whole(name, value, 1, MAX_HASH_MIB)?)
+            }
+            "egdb-path" | "egdb_path" | "egdb" => {
+                self.set_egdb(EgdbSetting::parse(value)).map(|_| ())
             }
             "move-overhead" | "move_overhead" => {
                 let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;

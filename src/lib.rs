@@ -24,6 +24,7 @@ pub mod analysis;
 pub mod bench;
 pub mod color;
 pub mod draughts;
+pub mod egdb;
 pub mod engine;
 pub mod game;
 pub mod matches;

@@ -31,6 +31,8 @@ enum Command {
     /// Play international draughts over the network with the DamExchange Protocol (DXP), as a
     /// follower (listening, the default) or an initiator (--connect).
     Dxp(cli::dxp::DxpArgs),
+    /// Endgame tables: build them (resumable), verify them, list them or look a position up.
+    Egdb(cli::egdb::EgdbArgs),
     /// Play a match between two engines, built-in or external Hub ones (W/D/L, Elo, SPRT, PDN).
     Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
@@ -71,11 +73,12 @@ fn main() -> ExitCode {
         Some(Command::Board(args)) => cli::board::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
         Some(Command::Dxp(args)) => cli::dxp::run(args),
+        Some(Command::Egdb(args)) => cli::egdb::run(args),
         Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Selfplay(args)) => cli::selfplay::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
-        None => cli::hub::run(cli::hub::HubArgs {}),
+        None => cli::hub::run(cli::hub::HubArgs::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -42,6 +42,8 @@ pub struct Settings {
     pub jobs: usize,
     /// Search parameters.
     pub params: Params,
+    /// Endgame tables.
+    pub egdb: crate::engine::EgdbSetting,
 }
 
 impl Settings {
@@ -55,6 +57,7 @@ impl Settings {
             hash_mib: 16,
             jobs: default_jobs(1),
             params: Params::default(),
+            egdb: crate::engine::EgdbSetting::Default,
         }
     }
 
@@ -189,6 +192,7 @@ pub fn analyze_batch(
         threads: settings.threads,
         hash_mib: settings.hash_mib,
         params: settings.params.clone(),
+        egdb: settings.egdb.clone(),
         ..EngineOptions::default()
     };
     // Fail early (unsupported game) rather than once per job, without allocating a table; and

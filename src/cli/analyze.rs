@@ -85,6 +85,8 @@ pub struct AnalyzeArgs {
     quiet: bool,
     #[command(flatten)]
     params: super::ParamArgs,
+    #[command(flatten)]
+    egdb: super::EgdbArgs,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
@@ -99,10 +101,12 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             threads: args.threads,
             hash_mib: args.hash.unwrap_or(64),
             params: args.params.params()?,
+            egdb: args.egdb.checked()?,
             ..EngineOptions::default()
         },
     )
     .map_err(super::engine_error)?;
+    super::warn_tables(&engine);
     let moves = args.position.moves();
     engine
         .set_position(args.position.fen.as_deref(), &moves)
@@ -151,20 +155,40 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         morris => "hand-made Morris terms".to_string());
     println!("evaluation {evaluation}");
     println!("score: {unit} for the side to move; a win in n plies shows as 'win in n plies'");
+    let tables = engine.tables().dir.is_some();
+    if let Some(dir) = &engine.tables().dir {
+        println!(
+            "endgame tables: {} slices up to {} pieces from {}; a table win converting in n plies \
+             scores +96.00 - n/100 (see docs/egdb.md)",
+            engine.tables().slices,
+            engine.tables().max_pieces,
+            dir.display()
+        );
+    }
     println!(
-        "{:>5} {:>16} {:>12} {:>8} {:>6}  principal variation",
-        "depth", "score", "nodes", "time", "Mn/s"
+        "{:>5} {:>16} {:>12} {:>8} {:>6}{}  principal variation",
+        "depth",
+        "score",
+        "nodes",
+        "time",
+        "Mn/s",
+        if tables {
+            format!(" {:>10}", "tbhits")
+        } else {
+            String::new()
+        }
     );
     let sink = Arc::new(|e: Event| match e {
         Event::Info(i) => {
             let pv: Vec<&str> = i.pv.iter().map(|m| m.pdn.as_str()).collect();
             println!(
-                "{:>5} {:>16} {:>12} {:>7.2}s {:>6.2}  {}",
+                "{:>5} {:>16} {:>12} {:>7.2}s {:>6.2}{}  {}",
                 i.depth,
                 i.score.to_string(),
                 i.nodes,
                 i.time.as_secs_f64(),
                 i.nps as f64 / 1e6,
+                i.tb_hits.map(|h| format!(" {h:>10}")).unwrap_or_default(),
                 pv.join(" ")
             );
         }
@@ -276,6 +300,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             .unwrap_or_else(|| batch::default_jobs(threads))
             .max(1),
         params: args.params.params()?,
+        egdb: args.egdb.checked()?,
     };
     super::warn_threads(settings.threads * settings.jobs);
     let mut out = std::io::stdout().lock();

@@ -17,6 +17,10 @@ pub struct BenchArgs {
     hash: usize,
     #[command(flatten)]
     params: super::ParamArgs,
+    /// Search with the endgame tables of DIR (this changes the signature; without it the bench
+    /// uses no tables, whatever the default directory holds).
+    #[arg(long, value_name = "DIR")]
+    egdb: Option<std::path::PathBuf>,
     /// Instead of the signature: N infinite searches through a `tiao hub` child, each stopped
     /// after 20-120 ms; prints the time from `stop` to `done` (median, p90, p99, max).
     #[arg(long, value_name = "N", value_parser = super::whole::<usize>(1, 100_000), conflicts_with = "move_time_usage")]
@@ -52,17 +56,21 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let params = args.params.params()?;
     let tt = Tt::try_new(args.hash).map_err(super::memory_error)?;
     let (mut nodes, mut secs) = (0u64, 0f64);
-    let set = if args.params.set.is_empty() {
+    let mut set = if args.params.set.is_empty() {
         String::new()
     } else {
         format!(" set {}", args.params.set.join(" "))
     };
+    if let Some(d) = &args.egdb {
+        set += &format!(" egdb {}", d.display());
+    }
     println!(
         "bench depth {} threads 1 hash {} MiB{set}",
         args.depth, args.hash
     );
     for p in POSITIONS {
-        let line = bench::run_position(p, args.depth, &tt, &params)?;
+        let line =
+            bench::run_position_with_tables(p, args.depth, &tt, &params, args.egdb.as_deref())?;
         nodes += line.nodes;
         secs += line.time.as_secs_f64();
         println!(

@@ -19,6 +19,8 @@ use tiao::variant::Variant;
 
 #[derive(Args, Debug)]
 pub struct DxpArgs {
+    #[command(flatten)]
+    egdb: super::EgdbArgs,
     /// Follower: listen on HOST:PORT and answer game requests (the default role).
     #[arg(long, value_name = "HOST:PORT", default_value_t = format!("127.0.0.1:{}", dxp::DEFAULT_PORT))]
     listen: String,
@@ -149,7 +151,9 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
         None => Log::stderr(),
     };
     super::warn_threads(args.threads);
-    let mut engine = dxp::engine(args.threads, args.hash).map_err(super::engine_error)?;
+    let mut engine =
+        dxp::engine(args.threads, args.hash, args.egdb.checked()?).map_err(super::engine_error)?;
+    super::warn_tables(&engine);
     let mut on_record = |r: &Record| {
         println!("{}", summary_line(r));
         let _ = std::io::stdout().flush();

@@ -3,11 +3,19 @@
 use clap::Args;
 use std::io::{self, BufReader};
 
-#[derive(Args, Debug)]
-pub struct HubArgs {}
+#[derive(Args, Debug, Default)]
+pub struct HubArgs {
+    #[command(flatten)]
+    egdb: super::EgdbArgs,
+}
 
-pub fn run(_args: HubArgs) -> Result<(), String> {
-    match tiao::protocol::hub::run(BufReader::new(io::stdin()), io::stdout()) {
+pub fn run(args: HubArgs) -> Result<(), String> {
+    let options = tiao::engine::EngineOptions {
+        egdb: args.egdb.checked()?,
+        ..Default::default()
+    };
+    match tiao::protocol::hub::driver::run_with(BufReader::new(io::stdin()), io::stdout(), options)
+    {
         // The GUI closed our output: there is nobody left to talk to.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         r => r.map_err(|e| e.to_string()),

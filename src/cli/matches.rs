@@ -58,6 +58,10 @@ pub struct MatchArgs {
     /// Seed of the built-in openings (english: the order of the ballots; 0 keeps ACF order).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Endgame tables of the built-in engines that do not name their own (`tiao
+    /// egdb-path=DIR`); 'none' for none. Default: the user's data directory when it exists.
+    #[command(flatten)]
+    egdb: super::EgdbArgs,
     /// Plies (openings included) after which a game is adjudicated a draw, 1..=100000.
     #[arg(long, default_value_t = 400, value_parser = super::whole::<u32>(1, MAX_PLIES))]
     max_plies: u32,
@@ -166,8 +170,14 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     }
     let kind = args.game.kind();
     let start_timeout = Duration::from_secs_f64(args.start_timeout);
-    let a = PlayerSpec::parse(&args.engine[0], start_timeout)?;
-    let b = PlayerSpec::parse(&args.engine[1], start_timeout)?;
+    let mut a = PlayerSpec::parse(&args.engine[0], start_timeout)?;
+    let mut b = PlayerSpec::parse(&args.engine[1], start_timeout)?;
+    let egdb = args.egdb.checked()?;
+    for spec in [&mut a, &mut b] {
+        if let PlayerSpec::Builtin(c) = spec {
+            c.egdb.get_or_insert_with(|| egdb.clone());
+        }
+    }
     let builtin_threads: usize = [&a, &b]
         .iter()
         .map(|s| match s {

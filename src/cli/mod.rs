@@ -17,6 +17,7 @@ pub mod bench;
 mod bench_timing;
 pub mod board;
 pub mod dxp;
+pub mod egdb;
 pub mod hub;
 pub mod matches;
 pub mod perft;
@@ -63,6 +64,39 @@ impl PositionArgs {
             .as_deref()
             .map(|m| m.split_whitespace().collect())
             .unwrap_or_default()
+    }
+}
+
+/// The endgame tables a searching command uses.
+#[derive(Args, Clone, Debug, Default)]
+pub struct EgdbArgs {
+    /// Endgame tables directory (see `tiao egdb`); 'none' for no tables. Default: the user's
+    /// data directory ($XDG_DATA_HOME/tiao/egdb or ~/.local/share/tiao/egdb) when it exists.
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<String>,
+}
+
+impl EgdbArgs {
+    /// The engine setting.
+    pub fn setting(&self) -> tiao::engine::EgdbSetting {
+        self.egdb.as_deref().map_or(
+            tiao::engine::EgdbSetting::Default,
+            tiao::engine::EgdbSetting::parse,
+        )
+    }
+
+    /// The setting, checked: a directory that is not one is an error naming the option.
+    pub fn checked(&self) -> Result<tiao::engine::EgdbSetting, String> {
+        let s = self.setting();
+        s.dir().map_err(|e| format!("--egdb: {e}"))?;
+        Ok(s)
+    }
+}
+
+/// Warns on stderr of the endgame table files an engine refused (it plays without them).
+pub fn warn_tables(engine: &tiao::engine::Engine) {
+    for p in &engine.tables().problems {
+        eprintln!("warning: endgame table refused: {p}");
     }
 }
 

@@ -46,11 +46,14 @@ pub struct EngineConfig {
     pub hash_mib: usize,
     /// Search parameters.
     pub params: Params,
+    /// Endgame tables (`egdb-path=DIR`, `egdb-path=none`); `None`: not given (the match's
+    /// `--egdb`, else the default directory when it exists).
+    pub egdb: Option<crate::engine::EgdbSetting>,
 }
 
 impl EngineConfig {
-    /// Reads `"tiao key=value ..."`: `threads`, `hash` (MiB), or any search parameter of
-    /// [`Params::NAMES`].
+    /// Reads `"tiao key=value ..."`: `threads`, `hash` (MiB), `egdb-path` (a directory of
+    /// endgame tables, or `none`), or any search parameter of [`Params::NAMES`].
     pub fn parse(spec: &str) -> Result<EngineConfig, String> {
         let mut words = spec.split_whitespace();
         match words.next() {
@@ -67,6 +70,7 @@ impl EngineConfig {
             threads: 1,
             hash_mib: 16,
             params: Params::default(),
+            egdb: None,
         };
         for w in words {
             let (k, v) = w
@@ -75,6 +79,11 @@ impl EngineConfig {
             match k {
                 "threads" => cfg.threads = whole(k, v, crate::engine::MAX_THREADS)?,
                 "hash" => cfg.hash_mib = whole(k, v, crate::engine::MAX_HASH_MIB)?,
+                "egdb-path" | "egdb" => {
+                    let setting = crate::engine::EgdbSetting::parse(v);
+                    setting.dir().map_err(|e| format!("{k}={v}: {e}"))?;
+                    cfg.egdb = Some(setting);
+                }
                 _ => cfg.params.set(k, v).map_err(|e| e.to_string())?,
             }
         }

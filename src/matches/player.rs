@@ -151,6 +151,7 @@ impl Player for BuiltinPlayer {
                     threads: self.cfg.threads,
                     hash_mib: self.cfg.hash_mib,
                     params: self.cfg.params.clone(),
+                    egdb: self.cfg.egdb.clone().unwrap_or_default(),
                     ..EngineOptions::default()
                 };
                 self.engine =

@@ -27,8 +27,11 @@
 
 use super::ordering::{Ordering, pick};
 use super::params::Params;
-use super::score::{DRAW, INFINITY, MAX_PLY, WIN, from_tt, is_decisive, loss_in, to_tt, win_in};
+use super::score::{
+    DRAW, INFINITY, MAX_PLY, WIN, from_tt, is_decisive, loss_in, table_score, to_tt, win_in,
+};
 use super::{Control, Report};
+use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::{MAX_MOVES, MoveList};
@@ -47,20 +50,25 @@ const LMR_SIZE: usize = 64;
 pub(crate) struct Counter(pub(crate) AtomicU64);
 
 /// What the threads of one search share.
-pub(crate) struct Shared<'a> {
+pub(crate) struct Shared<'a, G: Evaluate> {
     pub(crate) tt: &'a Tt,
     pub(crate) control: &'a Control,
     pub(crate) params: &'a Params,
     pub(crate) nodes: Vec<Counter>,
+    /// Endgame-table answers of each thread, published with the node counts.
+    pub(crate) tb_hits: Vec<Counter>,
+    /// The endgame tables, if any.
+    pub(crate) tables: Option<&'a dyn Probe<G>>,
     lmr: Vec<[u8; LMR_SIZE]>,
 }
 
-impl<'a> Shared<'a> {
+impl<'a, G: Evaluate> Shared<'a, G> {
     pub(crate) fn new(
         tt: &'a Tt,
         control: &'a Control,
         params: &'a Params,
         threads: usize,
+        tables: Option<&'a dyn Probe<G>>,
     ) -> Self {
         let lmr = (0..LMR_SIZE)
             .map(|d| {
@@ -76,8 +84,18 @@ impl<'a> Shared<'a> {
             control,
             params,
             nodes: (0..threads).map(|_| Counter::default()).collect(),
+            tb_hits: (0..threads).map(|_| Counter::default()).collect(),
+            tables,
             lmr,
         }
+    }
+
+    /// Table answers published by every thread.
+    pub(crate) fn total_tb_hits(&self) -> u64 {
+        self.tb_hits
+            .iter()
+            .map(|c| c.0.load(MemOrder::Relaxed))
+            .sum()
     }
 
     /// Nodes published by every thread.
@@ -110,8 +128,12 @@ pub(crate) struct Iteration<M> {
 /// One search thread.
 pub(crate) struct Worker<'a, G: Evaluate> {
     pub(crate) id: usize,
-    pub(crate) shared: &'a Shared<'a>,
+    pub(crate) shared: &'a Shared<'a, G>,
     p: &'a Params,
+    /// The tables, and the most pieces they cover (0 without tables).
+    tables: Option<&'a dyn Probe<G>>,
+    table_pieces: u32,
+    pub(crate) tb_hits: u64,
     pub(crate) clock: Option<Clock<'a, G::Move>>,
     pub(crate) nodes: u64,
     next_check: u64,
@@ -156,7 +178,7 @@ const MAX_HISTORY: usize = 1024;
 impl<'a, G: Evaluate> Worker<'a, G> {
     pub(crate) fn new(
         id: usize,
-        shared: &'a Shared<'a>,
+        shared: &'a Shared<'a, G>,
         history: &[u64],
         clock: Option<Clock<'a, G::Move>>,
     ) -> Self {
@@ -177,6 +199,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     .unwrap_or(u64::MAX),
             ),
             clock,
+            tables: shared.tables,
+            table_pieces: shared.tables.map_or(0, |t| t.max_pieces()),
+            tb_hits: 0,
             nodes: 0,
             aborted: false,
             can_abort: true,
@@ -220,6 +245,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             pv: it.pv.clone(),
             hashfull: sh.tt.hashfull(),
             partial,
+            tb_hits: sh.tables.map(|_| {
+                self.tb_hits + sh.total_tb_hits() - sh.tb_hits[self.id].0.load(MemOrder::Relaxed)
+            }),
         };
         if let Some(c) = &mut self.clock {
             (c.on_report)(&report);
@@ -232,6 +260,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn check(&mut self) {
         let sh = self.shared;
         sh.nodes[self.id].0.store(self.nodes, MemOrder::Relaxed);
+        sh.tb_hits[self.id].0.store(self.tb_hits, MemOrder::Relaxed);
         self.next_check = self.nodes + self.p.clock_check_nodes;
         if let Some(c) = &mut self.clock {
             if c.pondering && !sh.control.is_pondering() {
@@ -318,6 +347,19 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
     }
 
+    /// The endgame tables' score of `pos` at `ply`, when they answer for it. Without tables
+    /// this is one test of a constant.
+    #[inline(always)]
+    pub(crate) fn probe_tables(&mut self, pos: &G, ply: usize) -> Option<i32> {
+        let tables = self.tables?;
+        if pos.piece_count() > self.table_pieces {
+            return None;
+        }
+        let p = tables.probe(pos)?;
+        self.tb_hits += 1;
+        Some(table_score(p, ply, || pos.evaluate()))
+    }
+
     /// Makes `m` the first move of the PV at `ply`, followed by the child's PV.
     #[inline(always)]
     pub(crate) fn update_pv(&mut self, ply: usize, m: G::Move) {
@@ -364,6 +406,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             beta = beta.min(win_in(ply + 1));
             if alpha >= beta {
                 return alpha;
+            }
+            if let Some(s) = self.probe_tables(pos, ply) {
+                return s;
             }
         }
 
@@ -689,6 +734,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.shared.nodes[self.id]
             .0
             .store(self.nodes, MemOrder::Relaxed);
+        self.shared.tb_hits[self.id]
+            .0
+            .store(self.tb_hits, MemOrder::Relaxed);
         last
     }
 }

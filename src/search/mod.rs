@@ -22,6 +22,11 @@
 //! Draws inside the tree: the variant's draw counters (`Game::draw_by_rule`) and repetition
 //! against the game history given with the root plus the search path. With one thread the search
 //! is deterministic for a given depth or node limit and table state.
+//!
+//! Endgame tables ([`search_with_tables`]): every node below the root with at most the tables'
+//! pieces asks them (a quiescence leaf too, before its evaluation), and an answer ends the node
+//! with [`score::table_score`]; the reports count the answers (`tb_hits`). Without tables the
+//! search is the same as before they existed, node for node.
 
 mod alphabeta;
 pub mod limits;
@@ -35,6 +40,7 @@ pub use limits::Limits;
 pub use params::{ParamError, Params};
 pub use score::{Score, ScoreKind};
 
+use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::MoveList;
 use crate::time::TimeParams;
@@ -144,6 +150,8 @@ pub struct Report<M> {
     /// search's answer if it stopped now. Reported when it is found (a completed iteration of the
     /// same depth may follow); the answer only if no completed iteration follows it.
     pub partial: bool,
+    /// Endgame-table answers so far, all threads (`None`: the search has no tables).
+    pub tb_hits: Option<u64>,
 }
 
 impl<M> Report<M> {
@@ -198,6 +206,25 @@ pub fn search<G: Evaluate>(
     on_report: &mut dyn FnMut(&Report<G::Move>),
     on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
+    search_with_tables(
+        root, history, limits, options, None, tt, control, on_report, on_result,
+    )
+}
+
+/// [`search`] with endgame tables: positions they answer for are not searched further (see the
+/// module documentation).
+#[allow(clippy::too_many_arguments)]
+pub fn search_with_tables<G: Evaluate>(
+    root: &G,
+    history: &[u64],
+    limits: &Limits,
+    options: &SearchOptions,
+    tables: Option<&dyn Probe<G>>,
+    tt: &Tt,
+    control: &Control,
+    on_report: &mut dyn FnMut(&Report<G::Move>),
+    on_result: &mut dyn FnMut(&SearchResult<G::Move>),
+) -> SearchResult<G::Move> {
     let start = control.started();
     let mut moves = MoveList::default();
     root.generate(&mut moves);
@@ -239,6 +266,7 @@ pub fn search<G: Evaluate>(
         history,
         limits,
         options,
+        tables,
         tt,
         control,
         start,

@@ -13,6 +13,7 @@
 use super::alphabeta::{Clock, Iteration, Shared, Worker};
 use super::score::{MAX_PLY, Score};
 use super::{Control, Limits, Report, SearchOptions, SearchResult, reply_at};
+use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::MoveList;
 use crate::time::TimeManager;
@@ -20,11 +21,12 @@ use crate::tt::Tt;
 use std::time::Instant;
 
 /// What one search is given (see [`search`](super::search)), and when it started.
-pub(crate) struct Job<'a, G> {
+pub(crate) struct Job<'a, G: Evaluate> {
     pub(crate) root: &'a G,
     pub(crate) history: &'a [u64],
     pub(crate) limits: &'a Limits,
     pub(crate) options: &'a SearchOptions,
+    pub(crate) tables: Option<&'a dyn Probe<G>>,
     pub(crate) tt: &'a Tt,
     pub(crate) control: &'a Control,
     pub(crate) start: Instant,
@@ -38,7 +40,13 @@ pub(crate) fn run<G: Evaluate>(
     on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     let threads = job.options.threads.max(1);
-    let shared = Shared::new(job.tt, job.control, &job.options.params, threads);
+    let shared = Shared::new(
+        job.tt,
+        job.control,
+        &job.options.params,
+        threads,
+        job.tables,
+    );
     let max_depth = job
         .limits
         .depth

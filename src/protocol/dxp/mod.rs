@@ -32,13 +32,19 @@ use crate::variant::{GameKind, Variant};
 /// The default TCP port of DXP (`tiao dxp --listen` defaults to it on 127.0.0.1).
 pub const DEFAULT_PORT: u16 = 27531;
 
-/// An engine for DXP games: international draughts, with the DXP move overhead.
-pub fn engine(threads: usize, hash_mib: usize) -> Result<Engine, EngineError> {
+/// An engine for DXP games: international draughts, with the DXP move overhead and the endgame
+/// tables of `egdb`.
+pub fn engine(
+    threads: usize,
+    hash_mib: usize,
+    egdb: crate::engine::EgdbSetting,
+) -> Result<Engine, EngineError> {
     Engine::new(
         GameKind::new(Variant::International),
         EngineOptions {
             threads,
             hash_mib,
+            egdb,
             time: TimeParams {
                 move_overhead: clock::MOVE_OVERHEAD,
                 ..TimeParams::default()

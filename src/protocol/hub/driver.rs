@@ -39,18 +39,49 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+/// What `set-param name=egdb-path` answers: one line per file refused, then what is open.
+fn tables_messages(t: &engine::TablesInfo) -> Vec<String> {
+    let mut lines: Vec<String> = t
+        .problems
+        .iter()
+        .map(|p| format!("endgame table refused: {p}"))
+        .collect();
+    if let Some(dir) = &t.dir {
+        lines.push(format!(
+            "endgame tables: {} slices up to {} pieces from {}",
+            t.slices,
+            t.max_pieces,
+            dir.display()
+        ));
+    }
+    lines
+}
+
 /// The longest `error` message written, in bytes (longer ones are cut).
 const MAX_ERROR: usize = 400;
 
 /// Runs the Hub loop on `input` and `output` until `quit` or the end of the input. Fails only when
 /// the output cannot be written.
-pub fn run<R, W>(mut input: R, output: W) -> io::Result<()>
+pub fn run<R, W>(input: R, output: W) -> io::Result<()>
 where
     R: BufRead,
     W: Write + Send + 'static,
 {
-    let engine = Engine::new(GameKind::default(), EngineOptions::default())
-        .map_err(|e| io::Error::other(e.to_string()))?;
+    run_with(input, output, EngineOptions::default())
+}
+
+/// [`run`] with the engine's settings (the command line's `--egdb`). Table files the engine
+/// refuses at the start are reported on stderr (the protocol has no line for them yet).
+pub fn run_with<R, W>(mut input: R, output: W, options: EngineOptions) -> io::Result<()>
+where
+    R: BufRead,
+    W: Write + Send + 'static,
+{
+    let engine =
+        Engine::new(GameKind::default(), options).map_err(|e| io::Error::other(e.to_string()))?;
+    for p in &engine.tables().problems {
+        eprintln!("warning: endgame table refused: {p}");
+    }
     let mut hub = Hub::new(engine, Output::new(output));
     let mut buf = Vec::new();
     loop {
@@ -246,6 +277,11 @@ impl Hub {
                         self.send(&super::syntax::message("info", &[("message", w)]))?;
                     }
                 }
+                Ok(()) if name.trim().eq_ignore_ascii_case("egdb-path") => {
+                    for line in tables_messages(self.engine.tables()) {
+                        self.send(&super::syntax::message("info", &[("message", line)]))?;
+                    }
+                }
                 Ok(()) => {}
             },
             Command::Init => self.send("ready")?,
@@ -332,6 +368,11 @@ impl Hub {
                 name: "ponder",
                 value: self.ponder.to_string(),
                 kind: ParamType::Bool,
+            },
+            ParamDecl {
+                name: "egdb-path",
+                value: options.egdb.value(),
+                kind: ParamType::String,
             },
             ParamDecl {
                 name: "numbering-8x8",

@@ -23,8 +23,13 @@ pub const COUNTRY: &str = "unknown";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamType {
     Bool,
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     Enum(Vec<String>),
+    /// Any text (a path).
+    String,
 }
 
 /// A parameter as the `hub` reply declares it.
@@ -69,12 +74,13 @@ pub fn param_line(p: &ParamDecl) -> String {
             args.push(("type", "enum".into()));
             args.push(("values", values.join(" ")));
         }
+        ParamType::String => args.push(("type", "string".into())),
     }
     message("param", &args)
 }
 
-/// `info depth= mean-depth= score= nodes= time= nps= pv="..."`; `mv` writes each move as the
-/// client numbers it.
+/// `info depth= mean-depth= score= nodes= time= nps= [tbhits=] pv="..."`; `mv` writes each move
+/// as the client numbers it. `tbhits` (endgame-table answers) only when the engine has tables.
 pub fn info_line(info: &Info, mv: &dyn Fn(&str) -> String) -> String {
     let mut args = vec![("depth", info.depth.to_string())];
     if info.mean_depth > 0.0 {
@@ -85,6 +91,9 @@ pub fn info_line(info: &Info, mv: &dyn Fn(&str) -> String) -> String {
     args.push(("time", format!("{:.3}", info.time.as_secs_f64())));
     if info.nps > 0 {
         args.push(("nps", format!("{:.1}", info.nps as f64 / 1e6)));
+    }
+    if let Some(hits) = info.tb_hits {
+        args.push(("tbhits", hits.to_string()));
     }
     if !info.pv.is_empty() {
         let pv: Vec<String> = info.pv.iter().map(|m| mv(&m.hub)).collect();
@@ -137,6 +146,7 @@ mod tests {
             hashfull: 0,
             pv: vec![mt("32-28"), mt("17-22"), mt("28x17x22")],
             partial: false,
+            tb_hits: None,
         };
         assert_eq!(
             info_line(&info, &|m| m.to_string()),
@@ -152,6 +162,14 @@ mod tests {
         assert_eq!(
             info_line(&bare, &|m| m.to_string()),
             "info depth=21 score=99.95 nodes=31261613 time=3.906"
+        );
+        let hits = Info {
+            tb_hits: Some(1234),
+            ..bare
+        };
+        assert_eq!(
+            info_line(&hits, &|m| m.to_string()),
+            "info depth=21 score=99.95 nodes=31261613 time=3.906 tbhits=1234"
         );
     }
 

@@ -1,0 +1,312 @@
+//! `tiao egdb`: endgame tables. `build` solves every slice up to a number of pieces (resumable:
+//! what is built is skipped), `verify` checks built tables against the rules, `info` lists the
+//! tables of a directory (and what is wrong with any of them) or looks a position up.
+
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+use tiao::dispatch;
+use tiao::draughts::position::Position;
+use tiao::egdb::draughts::{DraughtsBuilder, open_tables};
+use tiao::egdb::driver::{self, Builder, UnitReport};
+use tiao::egdb::morris::build::MorrisBuilder;
+use tiao::game::{Game, Variant};
+use tiao::variant::{DrawRuleSet, GameKind};
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  tiao egdb build --variant english --pieces 4
+  tiao egdb verify --variant english --pieces 4
+  tiao egdb info --variant english --fen W:WK1,K2:BK30
+  tiao egdb build --variant morris --pieces 12
+
+Tables go to DIR/<variant>/ (default DIR: $XDG_DATA_HOME/tiao/egdb, else
+~/.local/share/tiao/egdb, which the engine reads when it is there). A build can be stopped and
+run again: the slices already built (files whole, checksums right) are skipped. See docs/egdb.md.")]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    command: EgdbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum EgdbCommand {
+    /// Build every slice of up to --pieces pieces (resumable).
+    Build(BuildArgs),
+    /// Check built tables: every stored value agrees with the values of its successors.
+    Verify(BuildArgs),
+    /// List the tables of a variant and their problems, or look a position up (--fen).
+    Info(InfoArgs),
+}
+
+#[derive(Args, Debug)]
+struct BuildArgs {
+    /// Variant: international (normal), brazilian, russian, duoyibu, english, morris.
+    #[arg(long, short, default_value = "international")]
+    variant: Variant,
+    /// Pieces, 2..=7 (draughts: every ending of up to this many pieces) or 6..=18 (morris: every
+    /// sector of the moving phase with up to this many pieces on the board).
+    #[arg(long, short, value_parser = super::whole::<u32>(2, 18))]
+    pieces: u32,
+    /// Morris: only shard I of N of each level's sectors (for several machines, one level
+    /// after another), e.g. --shard 0/4.
+    #[arg(long, value_name = "I/N", value_parser = shard)]
+    shard: Option<(usize, usize)>,
+    /// Directory of the tables (default: the user's data directory, see below).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Build no distance-to-conversion tables (they let the engine convert wins; without them
+    /// it relies on its evaluation).
+    #[arg(long)]
+    no_distance: bool,
+    /// Worker threads (default: every core).
+    #[arg(long, short, value_parser = super::whole::<usize>(1, super::MAX_THREADS))]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct InfoArgs {
+    /// Variant.
+    #[arg(long, short, default_value = "international")]
+    variant: Variant,
+    /// Directory of the tables.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// A position to look up (PDN FEN).
+    #[arg(long, short)]
+    fen: Option<String>,
+}
+
+/// The directory given, or the default one.
+fn dir_of(dir: &Option<PathBuf>) -> Result<PathBuf, String> {
+    dir.clone().or_else(tiao::egdb::default_dir).ok_or_else(|| {
+        "no --dir given and no data directory known (set XDG_DATA_HOME or HOME)".to_string()
+    })
+}
+
+pub fn run(args: EgdbArgs) -> Result<(), String> {
+    match args.command {
+        EgdbCommand::Build(a) => with_pool(a.threads, || build(&a, false)),
+        EgdbCommand::Verify(a) => with_pool(a.threads, || build(&a, true)),
+        EgdbCommand::Info(a) => info(&a),
+    }
+}
+
+fn with_pool(
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<(), String> + Send,
+) -> Result<(), String> {
+    match threads {
+        None => f(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| e.to_string())?
+            .install(f),
+    }
+}
+
+/// `I/N` with `I < N`.
+fn shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}' is not a shard (expected I/N with I < N, e.g. 0/4)");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    (i < n).then_some((i, n)).ok_or_else(bad)
+}
+
+fn kind_of(variant: Variant) -> Result<GameKind, String> {
+    Ok(GameKind {
+        variant,
+        draw_rules: DrawRuleSet::Standard,
+    })
+}
+
+fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
+    let dir = dir_of(&a.dir)?;
+    let kind = kind_of(a.variant)?;
+    let is_morris = a.variant == Variant::Morris;
+    if is_morris && !(6..=18).contains(&a.pieces) {
+        return Err(format!(
+            "--pieces {}: morris sectors have 6..=18 pieces",
+            a.pieces
+        ));
+    }
+    if !is_morris && a.pieces > 7 {
+        return Err(format!(
+            "--pieces {}: draughts tables go up to 7 pieces",
+            a.pieces
+        ));
+    }
+    if !is_morris && a.shard.is_some() {
+        return Err("--shard: only for morris".into());
+    }
+    if is_morris && a.no_distance {
+        return Err("--no-distance: morris tables always carry their distances".into());
+    }
+    let builder: Box<dyn Builder> = dispatch!(kind,
+        R => Box::new(DraughtsBuilder::<R>::new(&dir, a.pieces, !a.no_distance)),
+        morris => Box::new(MorrisBuilder::new(&dir, a.pieces as u8, a.shard.unwrap_or((0, 1)))));
+    if verify {
+        return run_verify(&*builder, a);
+    }
+    eprintln!(
+        "building {} tables up to {} pieces in {}{}",
+        a.variant,
+        a.pieces,
+        dir.display(),
+        if a.no_distance {
+            " (no distance tables)"
+        } else {
+            ""
+        }
+    );
+    let mut by_pieces: Vec<(u32, u64, u64, Duration, u64, usize)> = Vec::new();
+    let mut on_unit = |r: &UnitReport| {
+        if !r.skipped {
+            println!(
+                "{:<28} {:>13} positions {:>12} bytes {:>9.1} s",
+                r.name,
+                r.positions,
+                r.bytes,
+                r.time.as_secs_f64()
+            );
+        }
+        match by_pieces.last_mut() {
+            Some(p) if p.0 == r.pieces => {
+                p.1 += r.positions;
+                p.2 += r.bytes;
+                p.3 += r.time;
+                p.4 = r.peak_memory;
+                p.5 += r.skipped as usize;
+            }
+            _ => by_pieces.push((
+                r.pieces,
+                r.positions,
+                r.bytes,
+                r.time,
+                r.peak_memory,
+                r.skipped as usize,
+            )),
+        }
+    };
+    driver::build(&*builder, !a.quiet, &mut on_unit).map_err(|e| e.to_string())?;
+    println!("pieces  positions          bytes      bits/pos   build time   peak memory");
+    for (n, pos, bytes, time, peak, skipped) in by_pieces {
+        println!(
+            "{n:>6} {pos:>14} {bytes:>14} {:>9.3} {:>12.1} s {:>9} MiB{}",
+            bytes as f64 * 8.0 / pos.max(1) as f64,
+            time.as_secs_f64(),
+            peak >> 20,
+            if skipped > 0 {
+                format!(" ({skipped} units already built)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
+}
+
+fn run_verify(builder: &dyn Builder, a: &BuildArgs) -> Result<(), String> {
+    let mut on_unit = |u: &driver::Unit, v: &driver::Verified| {
+        println!(
+            "{:<28} {:>13} positions checked, {} wrong",
+            u.name, v.checked, v.errors
+        );
+        for e in &v.examples {
+            println!("    {e}");
+        }
+    };
+    let all = driver::verify(builder, !a.quiet, &mut on_unit).map_err(|e| e.to_string())?;
+    if all.errors > 0 {
+        return Err(format!(
+            "{} of {} positions disagree with their successors",
+            all.errors,
+            all.checked + all.errors
+        ));
+    }
+    println!(
+        "verified: {} positions agree with their successors",
+        all.checked
+    );
+    Ok(())
+}
+
+fn info(a: &InfoArgs) -> Result<(), String> {
+    let dir = dir_of(&a.dir)?;
+    let kind = kind_of(a.variant)?;
+    dispatch!(kind, R => info_for::<R>(&dir, a), morris => info_morris(&dir, a))
+}
+
+fn info_morris(dir: &std::path::Path, a: &InfoArgs) -> Result<(), String> {
+    use tiao::morris::MorrisPosition;
+    let (tables, slices, problems) = tiao::egdb::morris::probe::open_tables(dir);
+    for p in &problems {
+        eprintln!("warning: {p}");
+    }
+    let max = tables
+        .as_ref()
+        .map_or(0, tiao::egdb::Probe::<MorrisPosition>::max_pieces);
+    println!(
+        "morris tables in {}: {slices} files, up to {max} pieces",
+        dir.join("morris").display(),
+    );
+    if let Some(fen) = &a.fen {
+        let pos = MorrisPosition::from_fen(fen).map_err(|e| format!("bad --fen: {e}"))?;
+        match tables.as_ref().and_then(|t| t.lookup(&pos)) {
+            Some((wdl, d)) => println!(
+                "{}: {wdl} for the side to move{} (the tables ignore the 100-ply rule)",
+                pos.fen(),
+                d.map(|d| format!(", {d} plies to the next removal"))
+                    .unwrap_or_default()
+            ),
+            None => println!(
+                "{}: not in the tables (pieces in hand, or its sector is not there)",
+                pos.fen()
+            ),
+        }
+    }
+    Ok(())
+}
+
+fn info_for<R: tiao::draughts::rules::Rules>(
+    dir: &std::path::Path,
+    a: &InfoArgs,
+) -> Result<(), String> {
+    let (tables, problems) = open_tables::<R>(dir);
+    for p in &problems {
+        eprintln!("warning: {p}");
+    }
+    println!(
+        "{} tables in {}: {} slices, up to {} pieces, {} bytes",
+        a.variant,
+        dir.join(a.variant.name()).display(),
+        tables.slices(),
+        tiao::egdb::Probe::<Position<R>>::max_pieces(&tables),
+        tables.bytes()
+    );
+    if let Some(fen) = &a.fen {
+        let pos = Position::<R>::from_fen(fen).map_err(|e| format!("bad --fen: {e}"))?;
+        match tables.lookup(&pos) {
+            Some(p) => println!(
+                "{}: {} for the side to move{}",
+                pos.fen(),
+                p.wdl,
+                p.distance
+                    .map(|d| format!(", {d} plies to the conversion"))
+                    .unwrap_or_default()
+            ),
+            None => println!(
+                "{}: not in the tables (a capture is pending, or its slice is not there)",
+                pos.fen()
+            ),
+        }
+    }
+    Ok(())
+}

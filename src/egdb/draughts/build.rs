@@ -1,0 +1,368 @@
+//! The draughts tables as [`Builder`] units: which slices, in which order, where their files
+//! go, how a unit is built (its dependencies loaded, [`retro::solve_pair`], the files written)
+//! and verified.
+//!
+//! A unit is a slice and its twin (the same pieces with the other side to move), or one slice
+//! that is its own twin. Units go by pieces, then by men (fewer first: a promotion leads to one
+//! man fewer), so every slice a capture or a promotion reaches is built before.
+//!
+//! Memory: a unit holds every slice of fewer pieces (2 bits a position), the two slices its
+//! promotions reach, its own two slices (2 bits, and a byte a position for distances), and the
+//! working arrays of its largest subproblem (3 bytes a position).
+
+use super::index::{Material, SliceIndex};
+use super::retro;
+use super::values::{Known, SliceData};
+use super::{distance_path, wdl_path};
+use crate::color::Color;
+use crate::draughts::movegen;
+use crate::draughts::position::Position;
+use crate::draughts::rules::Rules;
+use crate::egdb::driver::{Builder, Output, Unit, Verified};
+use crate::egdb::file::FLAG_UNSTORED_UNSPECIFIED;
+use crate::egdb::{EgdbError, GameTag, Header, Kind, NOT_STORED, Table, TableWriter, Wdl};
+use crate::game::MoveList;
+use rayon::prelude::*;
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+/// The tables of variant `R` up to some number of pieces, under a directory.
+pub struct DraughtsBuilder<R: Rules> {
+    dir: PathBuf,
+    pieces: u32,
+    distances: bool,
+    /// Slices loaded by earlier units, kept for the next ones (those of fewer pieces).
+    cache: Mutex<Known<R>>,
+    _rules: PhantomData<R>,
+}
+
+/// The header a slice's file carries.
+pub fn header<R: Rules>(m: Material, kind: Kind) -> Header {
+    Header {
+        game: GameTag::Draughts,
+        variant: R::VARIANT.name().to_string(),
+        kind,
+        slice: m.to_string(),
+        slice_id: m.id(),
+        positions: SliceIndex::<R::Board>::new(m).positions(),
+        flags: FLAG_UNSTORED_UNSPECIFIED,
+    }
+}
+
+/// The slices of a unit: `m`, and its twin when it is another slice.
+fn pair(m: Material) -> Vec<Material> {
+    if m == m.flip() {
+        vec![m]
+    } else {
+        vec![m, m.flip()]
+    }
+}
+
+/// The slices a unit's promotions reach (same pieces, one man fewer), for `m` and its twin.
+fn promotion_targets(m: Material) -> Vec<Material> {
+    let mut v = Vec::new();
+    // White (to move in m) promotes: Black is then to move.
+    if m.wm > 0 {
+        v.push(Material {
+            wk: m.bk,
+            wm: m.bm,
+            bk: m.wk + 1,
+            bm: m.wm - 1,
+        });
+    }
+    // Black (to move in the twin) promotes: White is then to move.
+    if m.bm > 0 {
+        v.push(Material {
+            bk: m.bk + 1,
+            bm: m.bm - 1,
+            ..m
+        });
+    }
+    v
+}
+
+impl<R: Rules> DraughtsBuilder<R> {
+    /// The tables up to `pieces` pieces under `dir` (in `dir/<variant>/`), with distance tables
+    /// when `distances`.
+    pub fn new(dir: &Path, pieces: u32, distances: bool) -> Self {
+        DraughtsBuilder {
+            dir: dir.to_path_buf(),
+            pieces,
+            distances,
+            cache: Mutex::new(Known::default()),
+            _rules: PhantomData,
+        }
+    }
+
+    /// Loads a built slice (codes, and distances when `distances`).
+    fn load(&self, m: Material, distances: bool) -> Result<Arc<SliceData<R>>, EgdbError> {
+        let data = SliceData::<R>::new(m, distances)?;
+        let t = Table::open(&wdl_path::<R>(&self.dir, m))?;
+        t.expect(&header::<R>(m, Kind::Wdl))?;
+        fill(&t, |i, c| {
+            if c != NOT_STORED {
+                data.wdl.set(i, c)
+            }
+        })?;
+        if let Some(dist) = &data.distance {
+            let t = Table::open(&distance_path::<R>(&self.dir, m))?;
+            t.expect(&header::<R>(m, Kind::Distance))?;
+            fill(&t, |i, d| dist.set(i, d))?;
+        }
+        Ok(Arc::new(data))
+    }
+
+    /// Every slice a unit of `m` looks up outside itself, loaded: those of fewer pieces (kept
+    /// for later units) and its promotions' (not kept).
+    fn dependencies(&self, m: Material) -> Result<Known<R>, EgdbError> {
+        let mut cache = self.cache.lock().expect("no panic while the cache is held");
+        for n in 2..m.pieces() {
+            for d in Material::all(n) {
+                if cache.get(d).is_none() {
+                    cache.insert(self.load(d, false)?);
+                }
+            }
+        }
+        // Slices of more pieces than the next units need are dropped.
+        for n in m.pieces()..=crate::egdb::draughts::index::MAX_PIECES {
+            for d in Material::all(n) {
+                cache.remove(d);
+            }
+        }
+        let mut known = Known::default();
+        for n in 2..m.pieces() {
+            for d in Material::all(n) {
+                if let Some(s) = cache.get(d) {
+                    known.insert(s.clone());
+                }
+            }
+        }
+        for d in promotion_targets(m) {
+            known.insert(self.load(d, false)?);
+        }
+        Ok(known)
+    }
+}
+
+/// Calls `set(i, symbol)` for every position of a table, block by block in parallel.
+fn fill(t: &Table, set: impl Fn(u64, u8) + Sync) -> Result<(), EgdbError> {
+    let n = t.header().positions;
+    const CHUNK: u64 = 1 << 16;
+    (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
+        for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+            set(i, t.get(i)?);
+        }
+        Ok(())
+    })
+}
+
+impl<R: Rules> Builder for DraughtsBuilder<R> {
+    fn units(&self) -> Vec<Unit> {
+        let mut units = Vec::new();
+        for n in 2..=self.pieces {
+            for m in Material::all(n) {
+                if m.flip() < m {
+                    // Built with its twin (the twin comes first in this order).
+                    continue;
+                }
+                let slices = pair(m);
+                let mut outputs = Vec::new();
+                for &s in &slices {
+                    outputs.push(Output {
+                        path: wdl_path::<R>(&self.dir, s),
+                        header: header::<R>(s, Kind::Wdl),
+                    });
+                    if self.distances {
+                        outputs.push(Output {
+                            path: distance_path::<R>(&self.dir, s),
+                            header: header::<R>(s, Kind::Distance),
+                        });
+                    }
+                }
+                units.push(Unit {
+                    name: slices
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" + "),
+                    pieces: n,
+                    positions: slices
+                        .iter()
+                        .map(|&s| SliceIndex::<R::Board>::new(s).positions())
+                        .sum(),
+                    outputs,
+                });
+            }
+        }
+        units
+    }
+
+    fn build(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> Result<(), EgdbError> {
+        let m = unit_material(unit);
+        std::fs::create_dir_all(self.dir.join(R::VARIANT.name())).map_err(|e| EgdbError::Io {
+            path: self.dir.join(R::VARIANT.name()),
+            error: e.to_string(),
+        })?;
+        let mut known = self.dependencies(m)?;
+        let mut mine = Vec::new();
+        for s in pair(m) {
+            let data = Arc::new(SliceData::<R>::new(s, self.distances)?);
+            known.insert(data.clone());
+            mine.push(data);
+        }
+        retro::solve_pair(&known, m, progress);
+        for data in &mine {
+            let s = data.index.material;
+            TableWriter::new(header::<R>(s, Kind::Wdl))
+                .write(&wdl_path::<R>(&self.dir, s), |i| data.wdl.get(i))?;
+            if let Some(dist) = &data.distance {
+                TableWriter::new(header::<R>(s, Kind::Distance))
+                    .write(&distance_path::<R>(&self.dir, s), |i| dist.get(i))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn verify(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> Result<Verified, EgdbError> {
+        let m = unit_material(unit);
+        let mut known = self.dependencies(m)?;
+        let distances = distance_path::<R>(&self.dir, m).exists();
+        let mut mine = Vec::new();
+        for s in pair(m) {
+            let data = self.load(s, distances)?;
+            known.insert(data.clone());
+            mine.push(data);
+        }
+        let errors = AtomicU64::new(0);
+        let examples = Mutex::new(Vec::new());
+        let mut checked = 0;
+        for data in &mine {
+            let n = data.index.positions();
+            const CHUNK: u64 = 1 << 14;
+            checked += (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    let mut k = 0;
+                    for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                        if let Some(problem) = check(&known, data, i) {
+                            errors.fetch_add(1, Relaxed);
+                            let mut e = examples.lock().expect("no panic while held");
+                            if e.len() < 5 {
+                                e.push(problem);
+                            }
+                        } else {
+                            k += 1;
+                        }
+                    }
+                    progress(((c + 1) * CHUNK).min(n) - c * CHUNK);
+                    k
+                })
+                .sum::<u64>();
+        }
+        Ok(Verified {
+            checked,
+            errors: errors.into_inner(),
+            examples: examples.into_inner().expect("no panic while held"),
+        })
+    }
+}
+
+/// The slice a unit is named after (its first).
+fn unit_material(unit: &Unit) -> Material {
+    let first = unit.name.split(" + ").next().unwrap_or_default();
+    Material::parse(first).expect("units are named after their slices")
+}
+
+/// Checks position `i` of a slice against its successors; `None` when it agrees (or is not
+/// stored: a capture position), else what is wrong. With distances: a win's distance is one more
+/// than the shortest of its winning moves' (1 for a move that converts), a loss's one more than
+/// the longest of its moves' (0 without a move), distances above 254 being saturated.
+fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<String> {
+    let m = data.index.material;
+    let (w, b, k) = data.index.position_of(i);
+    let pos = Position::<R>::from_parts(w, b, k, Color::White).ok()?;
+    if movegen::has_capture(&pos) {
+        return None;
+    }
+    let describe = |what: String| format!("{m} position {i} ({}): {what}", fen_of(&pos));
+    let stored = match Wdl::from_code(data.wdl.get(i)) {
+        Some(v) => v,
+        None => return Some(describe("not stored, yet no capture is pending".into())),
+    };
+    let mut list = MoveList::new();
+    movegen::generate(&pos, &mut list);
+    let mut best = Wdl::Loss;
+    // Distances of the moves that reach the best value: (shortest, longest).
+    let (mut short, mut long) = (u32::MAX, 0u32);
+    for mv in list.iter() {
+        let child = pos.make(mv);
+        let v = match known.value(&child) {
+            Ok(v) => v.flip(),
+            Err(e) => {
+                return Some(describe(format!(
+                    "successor in slice {} unknown",
+                    e.material
+                )));
+            }
+        };
+        // A king's move stays inside; its child's distance is stored as 1 + plies, which is
+        // the plies from here (a child that must capture converts on its move: 2 from here).
+        let inside = k & (1u64 << mv.from) != 0;
+        let dist = if !inside {
+            1
+        } else if movegen::has_capture(&child) {
+            2
+        } else {
+            match known
+                .locate(&child)
+                .and_then(|(s, j)| s.distance.as_ref().map(|d| d.get(j)))
+            {
+                Some(d) if d > 0 => d as u32,
+                _ => u32::MAX,
+            }
+        };
+        if v > best {
+            best = v;
+            (short, long) = (dist, dist);
+        } else if v == best {
+            short = short.min(dist);
+            long = long.max(dist);
+        }
+    }
+    if best != stored {
+        return Some(describe(format!(
+            "stored {stored}, its successors give {best}"
+        )));
+    }
+    // A draw's distance is not stored (it reads back unspecified).
+    let d = data.distance.as_ref()?.get(i);
+    if stored == Wdl::Draw {
+        return None;
+    }
+    let want = if list.is_empty() {
+        0
+    } else if stored == Wdl::Win {
+        short
+    } else {
+        long
+    };
+    let got = d as u32;
+    // Stored as 1 + distance; `want` counts the move itself (1 + the child's distance).
+    let got_plies = got.saturating_sub(1);
+    (want == u32::MAX || got_plies.min(254) != want.min(254)).then(|| {
+        describe(format!(
+            "{stored} stored at distance {got_plies}, its successors give {}",
+            if want == u32::MAX {
+                "none".to_string()
+            } else {
+                want.to_string()
+            }
+        ))
+    })
+}
+
+fn fen_of<R: Rules>(pos: &Position<R>) -> String {
+    crate::game::Game::fen(pos)
+}

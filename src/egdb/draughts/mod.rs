@@ -1,0 +1,53 @@
+//! The draughts endgame tables: every variant's own, built by retrograde analysis under its own
+//! rules (the move generator of [`crate::draughts::movegen`] and the rules values of
+//! [`crate::draughts::rules`], so majority capture, promotion mid-capture, short or flying kings
+//! and duoyibu's king rule are the game's), stored in the files of [`crate::egdb::file`], probed
+//! by the search.
+//!
+//! - [`index`]: slices (a material: kings and men of the side to move and of the other side) and
+//!   the numbering of their positions; Black to move is stored as White to move, the board turned
+//!   round;
+//! - [`values`]: slices held whole in memory, and the value of any position they cover (captures
+//!   resolved);
+//! - [`retro`]: the retrograde analysis of a slice and its twin, one men configuration at a time;
+//! - [`build`]: the slices as units of the [`driver`](crate::egdb::driver): order, files, build
+//!   and verification;
+//! - [`probe`]: the tables as the search asks them.
+//!
+//! Files: `<dir>/<variant>/<slice>.wdl` (2-bit win/draw/loss codes) and, optionally,
+//! `<slice>.dtc` (the distance to the next conversion, a byte a position), e.g.
+//! `~/.local/share/tiao/egdb/english/KKvK.wdl`.
+//!
+//! Convention: positions whose side to move must capture are not stored (they read back as an
+//! unspecified value, which lets the files compress); the search resolves captures itself. The
+//! values ignore the draw counters (repetition, move-count rules): a table win may be a draw
+//! under a variant's counter if it takes longer than the counter allows.
+
+pub mod build;
+pub mod index;
+pub mod probe;
+pub mod retro;
+pub mod values;
+
+use crate::draughts::rules::Rules;
+use index::Material;
+use std::path::{Path, PathBuf};
+
+pub use build::DraughtsBuilder;
+pub use probe::{DraughtsTables, open, open_tables};
+
+/// Extension of a win/draw/loss file.
+pub const WDL_EXT: &str = ".wdl";
+/// Extension of a distance file.
+pub const DISTANCE_EXT: &str = ".dtc";
+
+/// The win/draw/loss file of slice `m` of variant `R` under `dir`.
+pub fn wdl_path<R: Rules>(dir: &Path, m: Material) -> PathBuf {
+    dir.join(R::VARIANT.name()).join(format!("{m}{WDL_EXT}"))
+}
+
+/// The distance file of slice `m` of variant `R` under `dir`.
+pub fn distance_path<R: Rules>(dir: &Path, m: Material) -> PathBuf {
+    dir.join(R::VARIANT.name())
+        .join(format!("{m}{DISTANCE_EXT}"))
+}

@@ -1,0 +1,221 @@
+//! Slices held whole in memory, for building and verifying: 2-bit codes (and optional distance
+//! bytes) in atomic words, so that the threads of a build write disjoint positions of one slice
+//! while reading finished ones, without locks and without `unsafe`.
+//!
+//! [`Known`] is the set of slices a build or a verification can look up, and
+//! [`Known::value`] the value of any position they cover, capture positions included: a
+//! position whose side to move must capture is worth its best capture, resolved recursively
+//! (every capture leads to fewer pieces), since the tables do not store it.
+//!
+//! Invariants: a code is written once, from [`NOT_STORED`] (all bits 0) to its value, with
+//! `fetch_or`; a slice is read only in the ranges its build has finished (the retrograde
+//! analysis guarantees it: see [`super::retro`]).
+
+use super::index::{Material, SliceIndex, rotate};
+use crate::draughts::movegen;
+use crate::draughts::position::Position;
+use crate::draughts::rules::Rules;
+use crate::egdb::{EgdbError, NOT_STORED, Wdl};
+use crate::game::MoveList;
+use crate::memory::{self, MIB};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+/// 2-bit codes, 32 a word.
+pub struct Packed {
+    words: Vec<AtomicU64>,
+}
+
+impl Packed {
+    /// `n` codes, all [`NOT_STORED`]; the memory is checked against what the machine has.
+    pub fn new(what: &str, n: u64) -> Result<Packed, EgdbError> {
+        let words = n.div_ceil(32) as usize;
+        memory::check(what, (words as u64 * 8).div_ceil(MIB)).map_err(|e| EgdbError::Io {
+            path: what.into(),
+            error: e.to_string(),
+        })?;
+        let mut v = Vec::new();
+        v.try_reserve_exact(words).map_err(|_| EgdbError::Io {
+            path: what.into(),
+            error: format!("cannot allocate {} MiB", (words as u64 * 8).div_ceil(MIB)),
+        })?;
+        v.resize_with(words, AtomicU64::default);
+        Ok(Packed { words: v })
+    }
+
+    /// The code of position `i`.
+    #[inline(always)]
+    pub fn get(&self, i: u64) -> u8 {
+        ((self.words[(i / 32) as usize].load(Relaxed) >> (2 * (i % 32))) & 3) as u8
+    }
+
+    /// Sets the code of position `i`, which must still be [`NOT_STORED`].
+    #[inline(always)]
+    pub fn set(&self, i: u64, code: u8) {
+        debug_assert_eq!(self.get(i), NOT_STORED);
+        self.words[(i / 32) as usize].fetch_or(((code & 3) as u64) << (2 * (i % 32)), Relaxed);
+    }
+}
+
+/// Distance bytes.
+pub struct Distances {
+    bytes: Vec<AtomicU8>,
+}
+
+impl Distances {
+    /// `n` zero bytes, the memory checked first.
+    pub fn new(what: &str, n: u64) -> Result<Distances, EgdbError> {
+        memory::check(what, n.div_ceil(MIB)).map_err(|e| EgdbError::Io {
+            path: what.into(),
+            error: e.to_string(),
+        })?;
+        let mut v = Vec::new();
+        v.try_reserve_exact(n as usize).map_err(|_| EgdbError::Io {
+            path: what.into(),
+            error: format!("cannot allocate {} MiB", n.div_ceil(MIB)),
+        })?;
+        v.resize_with(n as usize, AtomicU8::default);
+        Ok(Distances { bytes: v })
+    }
+
+    /// The byte of position `i`.
+    #[inline(always)]
+    pub fn get(&self, i: u64) -> u8 {
+        self.bytes[i as usize].load(Relaxed)
+    }
+
+    /// Sets the byte of position `i`.
+    #[inline(always)]
+    pub fn set(&self, i: u64, d: u8) {
+        self.bytes[i as usize].store(d, Relaxed)
+    }
+}
+
+/// One slice in memory: its numbering, its codes, and its distances when they are built.
+pub struct SliceData<R: Rules> {
+    /// The numbering.
+    pub index: SliceIndex<R::Board>,
+    /// The codes ([`Wdl::code`], [`NOT_STORED`] for capture positions).
+    pub wdl: Packed,
+    /// Distances: 0 for draws and positions not stored, else `1 + min(plies to conversion, 254)`.
+    pub distance: Option<Distances>,
+}
+
+impl<R: Rules> SliceData<R> {
+    /// An empty slice (every code [`NOT_STORED`]).
+    pub fn new(material: Material, distances: bool) -> Result<Self, EgdbError> {
+        let index = SliceIndex::new(material);
+        let n = index.positions();
+        let what = format!("slice {material}");
+        Ok(SliceData {
+            wdl: Packed::new(&what, n)?,
+            distance: if distances {
+                Some(Distances::new(&what, n)?)
+            } else {
+                None
+            },
+            index,
+        })
+    }
+
+    /// Bytes of memory it holds.
+    pub fn bytes(&self) -> u64 {
+        let n = self.index.positions();
+        n.div_ceil(32) * 8 + if self.distance.is_some() { n } else { 0 }
+    }
+}
+
+/// The slices a build or a verification looks positions up in.
+pub struct Known<R: Rules> {
+    slices: Vec<Option<Arc<SliceData<R>>>>,
+}
+
+impl<R: Rules> Default for Known<R> {
+    fn default() -> Self {
+        Known {
+            slices: vec![None; Material::SLOTS],
+        }
+    }
+}
+
+impl<R: Rules> Known<R> {
+    /// Adds (or replaces) a slice.
+    pub fn insert(&mut self, data: Arc<SliceData<R>>) {
+        let slot = data.index.material.slot();
+        self.slices[slot] = Some(data);
+    }
+
+    /// Drops a slice.
+    pub fn remove(&mut self, m: Material) {
+        self.slices[m.slot()] = None;
+    }
+
+    /// The slice of a material, if known.
+    #[inline(always)]
+    pub fn get(&self, m: Material) -> Option<&Arc<SliceData<R>>> {
+        self.slices[m.slot()].as_ref()
+    }
+
+    /// Bytes held by every slice.
+    pub fn bytes(&self) -> u64 {
+        self.slices.iter().flatten().map(|s| s.bytes()).sum()
+    }
+
+    /// The slice and index of a position without a capture pending, turned round when Black is
+    /// to move; `None` when its slice is not known.
+    #[inline(always)]
+    pub fn locate(&self, pos: &Position<R>) -> Option<(&SliceData<R>, u64)> {
+        let (mut w, mut b, mut k) = (pos.white(), pos.black(), pos.kings());
+        if pos.side() == crate::color::Color::Black {
+            (w, b, k) = (
+                rotate::<R::Board>(b),
+                rotate::<R::Board>(w),
+                rotate::<R::Board>(k),
+            );
+        }
+        let s = self.get(Material::of(w, b, k, true))?;
+        Some((s, s.index.index(w, b, k)))
+    }
+
+    /// The value of any position for its side to move: lost without pieces, its best capture
+    /// when it must capture, else its table code. A [`Missing`] position (a slice not known, or
+    /// a code not stored where it should be) is a build-order bug in a build, a damaged table
+    /// in a verification.
+    pub fn value(&self, pos: &Position<R>) -> Result<Wdl, Missing> {
+        if pos.pieces(pos.side()) == 0 {
+            return Ok(Wdl::Loss);
+        }
+        if movegen::has_capture(pos) {
+            let mut list = MoveList::new();
+            movegen::generate(pos, &mut list);
+            let mut best = Wdl::Loss;
+            for m in list.iter() {
+                let v = self.value(&pos.make(m))?.flip();
+                if v > best {
+                    best = v;
+                    if v == Wdl::Win {
+                        break;
+                    }
+                }
+            }
+            return Ok(best);
+        }
+        let missing = || Missing {
+            material: Material::of(
+                pos.white(),
+                pos.black(),
+                pos.kings(),
+                pos.side() == crate::color::Color::White,
+            ),
+        };
+        let (s, i) = self.locate(pos).ok_or_else(missing)?;
+        Wdl::from_code(s.wdl.get(i)).ok_or_else(missing)
+    }
+}
+
+/// A position [`Known::value`] cannot give: its slice is absent, or its code is not stored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    /// The position's material, from its side to move.
+    pub material: Material,
+}

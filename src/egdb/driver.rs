@@ -1,0 +1,228 @@
+//! The build and verify drivers, for every game: a game lists its work as [`Unit`]s in
+//! dependency order (each unit writes one or more table files), and the drivers run them with a
+//! progress bar, skip what is already built, and report what each unit cost.
+//!
+//! - [`build`]: a unit whose every output file opens (checksums) with the header it must have is
+//!   skipped, so an interrupted build resumes where it stopped (a table is written beside its
+//!   name and renamed, so a file under a table's name is whole). The bar names the unit being
+//!   built and estimates the time left from the positions solved so far.
+//! - [`verify`]: each unit's files checked by the game against the values of their successors.
+//!
+//! The drivers print nothing themselves but the progress bar (on stderr, and only when asked):
+//! the callers format the reports.
+//!
+//! Invariant: units are run in the order given; a unit is built only after every unit before it
+//! was built or found built.
+
+use super::{EgdbError, Header, Table};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A file a unit writes, and the header it must carry.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// Where.
+    pub path: PathBuf,
+    /// What.
+    pub header: Header,
+}
+
+/// One step of a build: the slices solved together, and their files.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    /// Its name on the progress bar and in reports (`KKMvK + KvKKM`, a Morris sector).
+    pub name: String,
+    /// Pieces (or stones) of its positions, for grouping reports.
+    pub pieces: u32,
+    /// Positions it solves (the progress bar's measure).
+    pub positions: u64,
+    /// The files it writes.
+    pub outputs: Vec<Output>,
+}
+
+/// What a game implements for the drivers.
+pub trait Builder: Sync {
+    /// The units, in dependency order.
+    fn units(&self) -> Vec<Unit>;
+    /// Builds one unit and writes its files, calling `progress` with positions solved as it goes
+    /// (their sum should reach `unit.positions`). Every unit before it is built.
+    fn build(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> Result<(), EgdbError>;
+    /// Checks one built unit against the rules: every stored value agrees with the values of
+    /// its successors. Returns the positions checked and the disagreements (at most a few
+    /// described, all counted).
+    fn verify(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> Result<Verified, EgdbError>;
+}
+
+/// What a verification found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verified {
+    /// Positions checked.
+    pub checked: u64,
+    /// Positions whose value disagrees with their successors'.
+    pub errors: u64,
+    /// A few of them, described.
+    pub examples: Vec<String>,
+}
+
+/// What happened to one unit.
+#[derive(Clone, Debug)]
+pub struct UnitReport {
+    /// The unit's name.
+    pub name: String,
+    /// Its pieces.
+    pub pieces: u32,
+    /// Its positions.
+    pub positions: u64,
+    /// Bytes of its files.
+    pub bytes: u64,
+    /// Time spent (zero when skipped).
+    pub time: Duration,
+    /// It was already built.
+    pub skipped: bool,
+    /// The process's peak resident memory so far, in bytes (Linux; 0 elsewhere).
+    pub peak_memory: u64,
+}
+
+/// The process's peak resident memory in bytes (`VmHWM`), 0 when unknown.
+pub fn peak_memory() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Whether every output of `unit` is there, whole and as it must be; the bytes of its files.
+pub fn built(unit: &Unit) -> Option<u64> {
+    let mut bytes = 0;
+    for o in &unit.outputs {
+        let t = Table::open(&o.path).ok()?;
+        t.expect(&o.header).ok()?;
+        bytes += t.file_len();
+    }
+    Some(bytes)
+}
+
+fn bar(total: u64, show: bool, what: &str) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(
+        Some(total),
+        if show {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    pb.set_style(
+        ProgressStyle::with_template(&format!(
+            "{what} {{msg:<24}} [{{bar:30}}] {{percent:>3}}% {{human_pos}}/{{human_len}} positions, {{elapsed_precise}} elapsed, ETA {{eta_precise}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    pb
+}
+
+/// Builds every unit not built yet, in order. `on_unit` hears of each unit as it is built or
+/// skipped. Stops at the first error (the units before it are whole on disk).
+pub fn build(
+    builder: &dyn Builder,
+    show_progress: bool,
+    on_unit: &mut dyn FnMut(&UnitReport),
+) -> Result<Vec<UnitReport>, EgdbError> {
+    let units = builder.units();
+    let done: Vec<Option<u64>> = units.iter().map(built).collect();
+    let total: u64 = units
+        .iter()
+        .zip(&done)
+        .filter(|(_, d)| d.is_none())
+        .map(|(u, _)| u.positions)
+        .sum();
+    let pb = bar(total, show_progress, "building");
+    let mut reports = Vec::new();
+    for (unit, done) in units.iter().zip(done) {
+        let report = if let Some(bytes) = done {
+            UnitReport {
+                name: unit.name.clone(),
+                pieces: unit.pieces,
+                positions: unit.positions,
+                bytes,
+                time: Duration::ZERO,
+                skipped: true,
+                peak_memory: peak_memory(),
+            }
+        } else {
+            pb.set_message(unit.name.clone());
+            let start = Instant::now();
+            let solved = AtomicU64::new(0);
+            let progress = |n: u64| {
+                // Never past the unit's own count: the bar's total is the sum of them.
+                let before = solved.fetch_add(n, Ordering::Relaxed);
+                let room = unit.positions.saturating_sub(before);
+                pb.inc(n.min(room));
+            };
+            builder.build(unit, &progress)?;
+            let before = solved.load(Ordering::Relaxed);
+            pb.inc(unit.positions.saturating_sub(before));
+            let bytes = built(unit).ok_or_else(|| EgdbError::Corrupt {
+                path: unit
+                    .outputs
+                    .first()
+                    .map(|o| o.path.clone())
+                    .unwrap_or_default(),
+                reason: format!("unit {} does not read back after its build", unit.name),
+            })?;
+            UnitReport {
+                name: unit.name.clone(),
+                pieces: unit.pieces,
+                positions: unit.positions,
+                bytes,
+                time: start.elapsed(),
+                skipped: false,
+                peak_memory: peak_memory(),
+            }
+        };
+        pb.suspend(|| on_unit(&report));
+        reports.push(report);
+    }
+    pb.finish_and_clear();
+    Ok(reports)
+}
+
+/// Verifies every unit, in order; a unit whose files are missing is an error naming the file.
+/// `on_unit` hears of each unit's result.
+pub fn verify(
+    builder: &dyn Builder,
+    show_progress: bool,
+    on_unit: &mut dyn FnMut(&Unit, &Verified),
+) -> Result<Verified, EgdbError> {
+    let units = builder.units();
+    for u in &units {
+        for o in &u.outputs {
+            Table::open(&o.path)?.expect(&o.header)?;
+        }
+    }
+    let total = units.iter().map(|u| u.positions).sum();
+    let pb = bar(total, show_progress, "verifying");
+    let mut all = Verified::default();
+    for unit in &units {
+        pb.set_message(unit.name.clone());
+        let progress = |n: u64| pb.inc(n);
+        let v = builder.verify(unit, &progress)?;
+        pb.suspend(|| on_unit(unit, &v));
+        all.checked += v.checked;
+        all.errors += v.errors;
+        all.examples.extend(
+            v.examples
+                .iter()
+                .take(10 - all.examples.len().min(10))
+                .cloned(),
+        );
+    }
+    pb.finish_and_clear();
+    Ok(all)
+}

@@ -1,0 +1,554 @@
+//! The table file: a fixed header naming what the file holds, then the block index and the
+//! blocks of [`block`].
+//!
+//! # Layout (every number little-endian)
+//!
+//! ```text
+//! offset size  field
+//!      0    8  magic "TIAOEGDB"
+//!      8    4  format version (FORMAT_VERSION)
+//!     12    4  header length (HEADER_LEN = 128)
+//!     16    1  game (1 draughts, 2 Nine Men's Morris)
+//!     17    1  kind (1 win/draw/loss, 2 bits a position; 2 distance, 8 bits a position)
+//!     18    2  reserved, 0
+//!     20    4  flags (bit 0: positions not stored read back unspecified)
+//!     24   16  variant name, ASCII, zero-padded ("international", "morris", ...)
+//!     40   32  slice name, ASCII, zero-padded (a material signature, a Morris sector, ...)
+//!     72    8  slice id (the game's number for the slice)
+//!     80    8  positions in the slice (the index range 0..positions)
+//!     88    4  positions a block (the last block may hold fewer)
+//!     92    4  reserved, 0
+//!     96    8  blocks
+//!    104    8  payload length in bytes (the rest of the file)
+//!    112    8  payload checksum
+//!    120    8  header checksum (of bytes 0..120)
+//!    128       payload: (blocks + 1) block offsets (u64, from the start of the block data),
+//!              then the block data
+//! ```
+//!
+//! A [`Table`] refuses, with an [`EgdbError`] naming the file and the problem: a file shorter or
+//! longer than its header says (a build that was interrupted leaves a truncated `.tmp` file, never
+//! a table: [`TableWriter`] writes beside the target and renames), a wrong magic (not a table),
+//! another format version, a damaged header or payload (checksums), and, through
+//! [`Table::expect`], a table of another game, variant, kind or slice than the one asked for.
+//!
+//! Invariants: a `Table` that opened has passed every check above; `get(i)` for `i <
+//! positions` returns the stored symbol (or, where the flags allow it, any symbol for a position
+//! written as [`NOT_STORED`](super::NOT_STORED)); a damaged block is an error, never a panic.
+
+use super::EgdbError;
+use super::block::{self, Width};
+use rayon::prelude::*;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The file's first eight bytes.
+pub const MAGIC: &[u8; 8] = b"TIAOEGDB";
+/// The format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// Bytes of the header.
+pub const HEADER_LEN: usize = 128;
+/// Flag: positions written as [`NOT_STORED`](super::NOT_STORED) read back as an unspecified
+/// value (the caller knows which positions those are and never asks).
+pub const FLAG_UNSTORED_UNSPECIFIED: u32 = 1;
+/// Longest variant name.
+pub const VARIANT_LEN: usize = 16;
+/// Longest slice name.
+pub const SLICE_LEN: usize = 32;
+
+/// The game a table belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameTag {
+    /// A draughts variant.
+    Draughts,
+    /// Nine Men's Morris.
+    Morris,
+}
+
+impl GameTag {
+    fn code(self) -> u8 {
+        match self {
+            GameTag::Draughts => 1,
+            GameTag::Morris => 2,
+        }
+    }
+
+    fn from_code(c: u8) -> Option<GameTag> {
+        match c {
+            1 => Some(GameTag::Draughts),
+            2 => Some(GameTag::Morris),
+            _ => None,
+        }
+    }
+
+    /// Its name in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameTag::Draughts => "draughts",
+            GameTag::Morris => "morris",
+        }
+    }
+}
+
+/// What a table's symbols are.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Win/draw/loss codes ([`Wdl::code`](super::Wdl::code)), 2 bits.
+    Wdl,
+    /// Distances (plies, saturated at 255), 8 bits.
+    Distance,
+}
+
+impl Kind {
+    fn code(self) -> u8 {
+        match self {
+            Kind::Wdl => 1,
+            Kind::Distance => 2,
+        }
+    }
+
+    fn from_code(c: u8) -> Option<Kind> {
+        match c {
+            1 => Some(Kind::Wdl),
+            2 => Some(Kind::Distance),
+            _ => None,
+        }
+    }
+
+    /// The symbol width.
+    pub const fn width(self) -> Width {
+        match self {
+            Kind::Wdl => Width::Two,
+            Kind::Distance => Width::Eight,
+        }
+    }
+
+    /// Its name in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Wdl => "win/draw/loss",
+            Kind::Distance => "distance",
+        }
+    }
+}
+
+/// What a table file says it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The game.
+    pub game: GameTag,
+    /// The variant's name (at most [`VARIANT_LEN`] ASCII bytes).
+    pub variant: String,
+    /// What the symbols are.
+    pub kind: Kind,
+    /// The slice's name (at most [`SLICE_LEN`] ASCII bytes).
+    pub slice: String,
+    /// The game's number for the slice.
+    pub slice_id: u64,
+    /// Positions in the slice.
+    pub positions: u64,
+    /// Flags ([`FLAG_UNSTORED_UNSPECIFIED`]).
+    pub flags: u32,
+}
+
+/// Positions a block of a win/draw/loss table: small enough that a probe decodes little.
+pub const WDL_BLOCK: u32 = 1024;
+/// Positions a block of a distance table.
+pub const DISTANCE_BLOCK: u32 = 512;
+
+/// A 64-bit checksum (a multiply-xorshift hash over 8-byte words; not cryptographic: it catches
+/// damaged and truncated data).
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = 0x243F_6A88_85A3_08D3 ^ (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(K);
+        h ^= h >> 29;
+    }
+    let mut last = [0u8; 8];
+    let rest = chunks.remainder();
+    last[..rest.len()].copy_from_slice(rest);
+    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    h ^ (h >> 32)
+}
+
+fn put_name(out: &mut [u8], name: &str) {
+    let b = name.as_bytes();
+    out[..b.len()].copy_from_slice(b);
+}
+
+fn get_name(b: &[u8]) -> Option<String> {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    let s = std::str::from_utf8(&b[..end]).ok()?;
+    (s.is_ascii() && b[end..].iter().all(|&c| c == 0)).then(|| s.to_string())
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// The writer of one table: the header's facts, the blocks coded in parallel.
+pub struct TableWriter {
+    header: Header,
+}
+
+impl TableWriter {
+    /// A writer for a table described by `header`. Panics when a name is too long or not ASCII
+    /// (the names are the program's own).
+    pub fn new(header: Header) -> TableWriter {
+        assert!(
+            header.variant.is_ascii() && header.variant.len() <= VARIANT_LEN,
+            "variant name {:?}",
+            header.variant
+        );
+        assert!(
+            header.slice.is_ascii() && header.slice.len() <= SLICE_LEN,
+            "slice name {:?}",
+            header.slice
+        );
+        TableWriter { header }
+    }
+
+    /// The whole file's bytes, the symbol of position `i` being `symbol(i)` (a 2-bit code for
+    /// win/draw/loss tables, a byte for distances).
+    pub fn bytes(&self, symbol: impl Fn(u64) -> u8 + Sync) -> Vec<u8> {
+        let h = &self.header;
+        let width = h.kind.width();
+        let block_len = match h.kind {
+            Kind::Wdl => WDL_BLOCK,
+            Kind::Distance => DISTANCE_BLOCK,
+        } as u64;
+        let blocks = h.positions.div_ceil(block_len);
+        let wildcard = (h.flags & FLAG_UNSTORED_UNSPECIFIED != 0).then_some(super::NOT_STORED);
+        // Coded in groups of blocks, in parallel.
+        const GROUP: u64 = 256;
+        let groups: Vec<(Vec<u8>, Vec<u64>)> = (0..blocks.div_ceil(GROUP))
+            .into_par_iter()
+            .map(|g| {
+                let mut data = Vec::new();
+                let mut ends = Vec::new();
+                let mut symbols = Vec::with_capacity(block_len as usize);
+                for b in g * GROUP..((g + 1) * GROUP).min(blocks) {
+                    let lo = b * block_len;
+                    let hi = (lo + block_len).min(h.positions);
+                    symbols.clear();
+                    symbols.extend((lo..hi).map(&symbol));
+                    block::encode(&symbols, width, wildcard, &mut data);
+                    ends.push(data.len() as u64);
+                }
+                (data, ends)
+            })
+            .collect();
+        let data_len: u64 = groups.iter().map(|(d, _)| d.len() as u64).sum();
+        let index_len = 8 * (blocks + 1);
+        let payload_len = index_len + data_len;
+        let mut out = Vec::with_capacity(HEADER_LEN + payload_len as usize);
+        out.resize(HEADER_LEN, 0);
+        out.extend_from_slice(&0u64.to_le_bytes());
+        let mut base = 0u64;
+        for (data, ends) in &groups {
+            for e in ends {
+                out.extend_from_slice(&(base + e).to_le_bytes());
+            }
+            base += data.len() as u64;
+        }
+        for (data, _) in &groups {
+            out.extend_from_slice(data);
+        }
+        let payload_sum = checksum(&out[HEADER_LEN..]);
+        let hd = &mut out[..HEADER_LEN];
+        hd[0..8].copy_from_slice(MAGIC);
+        hd[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        hd[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        hd[16] = h.game.code();
+        hd[17] = h.kind.code();
+        hd[20..24].copy_from_slice(&h.flags.to_le_bytes());
+        put_name(&mut hd[24..24 + VARIANT_LEN], &h.variant);
+        put_name(&mut hd[40..40 + SLICE_LEN], &h.slice);
+        hd[72..80].copy_from_slice(&h.slice_id.to_le_bytes());
+        hd[80..88].copy_from_slice(&h.positions.to_le_bytes());
+        hd[88..92].copy_from_slice(&(block_len as u32).to_le_bytes());
+        hd[96..104].copy_from_slice(&blocks.to_le_bytes());
+        hd[104..112].copy_from_slice(&payload_len.to_le_bytes());
+        hd[112..120].copy_from_slice(&payload_sum.to_le_bytes());
+        let header_sum = checksum(&hd[..120]);
+        hd[120..128].copy_from_slice(&header_sum.to_le_bytes());
+        out
+    }
+
+    /// Writes the table to `path`: into `path` + `.tmp` first, synced, then renamed, so that
+    /// `path` is either absent or whole. Returns the bytes written.
+    pub fn write(&self, path: &Path, symbol: impl Fn(u64) -> u8 + Sync) -> Result<u64, EgdbError> {
+        let bytes = self.bytes(symbol);
+        let tmp = tmp_path(path);
+        let io = |e: std::io::Error| EgdbError::Io {
+            path: path.to_path_buf(),
+            error: e.to_string(),
+        };
+        {
+            let mut f = fs::File::create(&tmp).map_err(io)?;
+            f.write_all(&bytes).map_err(io)?;
+            f.sync_all().map_err(io)?;
+        }
+        fs::rename(&tmp, path).map_err(io)?;
+        Ok(bytes.len() as u64)
+    }
+}
+
+/// Where [`TableWriter::write`] writes before renaming.
+pub fn tmp_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_os_string();
+    s.push(".tmp");
+    PathBuf::from(s)
+}
+
+/// An open table: its header and its payload, checked, in memory.
+#[derive(Clone, Debug)]
+pub struct Table {
+    header: Header,
+    path: PathBuf,
+    width: Width,
+    block_len: u64,
+    blocks: u64,
+    payload: Vec<u8>,
+}
+
+impl Table {
+    /// Reads and checks the table at `path` (see the module documentation for what is refused).
+    pub fn open(path: &Path) -> Result<Table, EgdbError> {
+        let bytes = fs::read(path).map_err(|e| EgdbError::Io {
+            path: path.to_path_buf(),
+            error: e.to_string(),
+        })?;
+        Table::from_bytes(path, bytes)
+    }
+
+    /// Checks the bytes of a table file (`path` names it in errors).
+    pub fn from_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Table, EgdbError> {
+        let path = path.to_path_buf();
+        let bad = |reason: String| EgdbError::Corrupt {
+            path: path.clone(),
+            reason,
+        };
+        if bytes.len() < 16 {
+            return Err(if bytes.len() >= 8 && &bytes[..8] != MAGIC {
+                EgdbError::NotATable { path }
+            } else {
+                EgdbError::Truncated {
+                    path,
+                    expected: HEADER_LEN as u64,
+                    found: bytes.len() as u64,
+                }
+            });
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(EgdbError::NotATable { path });
+        }
+        let version = u32_at(&bytes, 8);
+        if version != FORMAT_VERSION {
+            return Err(EgdbError::Version {
+                path,
+                found: version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(EgdbError::Truncated {
+                path,
+                expected: HEADER_LEN as u64,
+                found: bytes.len() as u64,
+            });
+        }
+        let hd = &bytes[..HEADER_LEN];
+        if u32_at(hd, 12) as usize != HEADER_LEN || checksum(&hd[..120]) != u64_at(hd, 120) {
+            return Err(EgdbError::Checksum {
+                path,
+                part: "header",
+            });
+        }
+        let game =
+            GameTag::from_code(hd[16]).ok_or_else(|| bad(format!("game code {}", hd[16])))?;
+        let kind = Kind::from_code(hd[17]).ok_or_else(|| bad(format!("kind code {}", hd[17])))?;
+        let variant =
+            get_name(&hd[24..24 + VARIANT_LEN]).ok_or_else(|| bad("variant name".into()))?;
+        let slice = get_name(&hd[40..40 + SLICE_LEN]).ok_or_else(|| bad("slice name".into()))?;
+        let header = Header {
+            game,
+            variant,
+            kind,
+            slice,
+            slice_id: u64_at(hd, 72),
+            positions: u64_at(hd, 80),
+            flags: u32_at(hd, 20),
+        };
+        let block_len = u32_at(hd, 88) as u64;
+        let blocks = u64_at(hd, 96);
+        let payload_len = u64_at(hd, 104);
+        let payload_sum = u64_at(hd, 112);
+        if block_len == 0 || blocks != header.positions.div_ceil(block_len) {
+            return Err(bad(format!(
+                "{blocks} blocks of {block_len} positions for {} positions",
+                header.positions
+            )));
+        }
+        let found = bytes.len() as u64 - HEADER_LEN as u64;
+        if found != payload_len {
+            let expected = HEADER_LEN as u64 + payload_len;
+            let found = bytes.len() as u64;
+            return Err(if found < expected {
+                EgdbError::Truncated {
+                    path,
+                    expected,
+                    found,
+                }
+            } else {
+                bad(format!(
+                    "{} bytes past the end of the table",
+                    found - expected
+                ))
+            });
+        }
+        if checksum(&bytes[HEADER_LEN..]) != payload_sum {
+            return Err(EgdbError::Checksum {
+                path,
+                part: "payload",
+            });
+        }
+        bytes.drain(..HEADER_LEN);
+        let index_len = 8 * (blocks + 1);
+        if index_len > payload_len {
+            return Err(bad("block index longer than the payload".into()));
+        }
+        let data_len = payload_len - index_len;
+        let mut prev = 0;
+        for b in 0..=blocks {
+            let off = u64_at(&bytes, 8 * b as usize);
+            if off < prev || off > data_len || (b == 0 && off != 0) {
+                return Err(bad(format!("block offset {b} out of order")));
+            }
+            prev = off;
+        }
+        if prev != data_len {
+            return Err(bad(
+                "the block index does not end at the payload's end".into()
+            ));
+        }
+        Ok(Table {
+            width: kind.width(),
+            header,
+            path,
+            block_len,
+            blocks,
+            payload: bytes,
+        })
+    }
+
+    /// What the file says it holds.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file it was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Bytes of the file.
+    pub fn file_len(&self) -> u64 {
+        (HEADER_LEN + self.payload.len()) as u64
+    }
+
+    /// Refuses a table that is not the one asked for: another game, variant, kind, slice name,
+    /// slice id or size.
+    pub fn expect(&self, want: &Header) -> Result<(), EgdbError> {
+        let h = &self.header;
+        let mismatch = |what: &'static str, found: String, expected: String| {
+            Err(EgdbError::Foreign {
+                path: self.path.clone(),
+                what,
+                found,
+                expected,
+            })
+        };
+        if h.game != want.game {
+            return mismatch("game", h.game.name().into(), want.game.name().into());
+        }
+        if h.variant != want.variant {
+            return mismatch("variant", h.variant.clone(), want.variant.clone());
+        }
+        if h.kind != want.kind {
+            return mismatch("kind", h.kind.name().into(), want.kind.name().into());
+        }
+        if h.slice != want.slice || h.slice_id != want.slice_id {
+            return mismatch(
+                "slice",
+                format!("{} (id {})", h.slice, h.slice_id),
+                format!("{} (id {})", want.slice, want.slice_id),
+            );
+        }
+        if h.positions != want.positions {
+            return mismatch(
+                "size",
+                format!("{} positions", h.positions),
+                format!("{} positions", want.positions),
+            );
+        }
+        if h.flags != want.flags {
+            return mismatch("flags", h.flags.to_string(), want.flags.to_string());
+        }
+        Ok(())
+    }
+
+    fn block(&self, b: u64) -> &[u8] {
+        let index_len = 8 * (self.blocks as usize + 1);
+        let lo = u64_at(&self.payload, 8 * b as usize) as usize;
+        let hi = u64_at(&self.payload, 8 * (b as usize + 1)) as usize;
+        &self.payload[index_len + lo..index_len + hi]
+    }
+
+    fn block_size(&self, b: u64) -> usize {
+        (self.header.positions - b * self.block_len).min(self.block_len) as usize
+    }
+
+    /// The symbol of position `index` (`index < positions`).
+    pub fn get(&self, index: u64) -> Result<u8, EgdbError> {
+        if index >= self.header.positions {
+            return Err(EgdbError::Corrupt {
+                path: self.path.clone(),
+                reason: format!("index {index} past {} positions", self.header.positions),
+            });
+        }
+        let b = index / self.block_len;
+        block::decode_at(
+            self.block(b),
+            self.width,
+            self.block_size(b),
+            (index % self.block_len) as usize,
+        )
+        .map_err(|e| EgdbError::Corrupt {
+            path: self.path.clone(),
+            reason: format!("block {b}: {}", e.0),
+        })
+    }
+
+    /// Every symbol, in index order (for loading a table whole, and for checks).
+    pub fn decode_all(&self) -> Result<Vec<u8>, EgdbError> {
+        let mut out = Vec::with_capacity(self.header.positions as usize);
+        for b in 0..self.blocks {
+            block::decode_all(self.block(b), self.width, self.block_size(b), &mut out).map_err(
+                |e| EgdbError::Corrupt {
+                    path: self.path.clone(),
+                    reason: format!("block {b}: {}", e.0),
+                },
+            )?;
+        }
+        Ok(out)
+    }
+}

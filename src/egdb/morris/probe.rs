@@ -1,0 +1,201 @@
+//! Probing the Morris tables from the search: [`MorrisTables`] implements the shared
+//! [`Probe`] hook for [`MorrisPosition`], and [`open`] is the game's [`Opener`].
+//!
+//! A position is covered when both hands are empty (the moving phase), each side has 3 to 9
+//! pieces on the board, and its sector's win/draw/loss file opened; the answer carries the
+//! distance to the next removal when the sector's distance file opened too. The tables ignore
+//! the no-removal counter; the probe does not: a win or loss whose removal (or block) comes in
+//! `d` plies is answered as a draw when the counter `R` has `R + d > 100` (the loser delays the
+//! removal until the 100-ply rule draws). Otherwise the answer's distance is
+//! [`search_distance`]: the losing side's pieces first, then the plies to the next removal, so
+//! that the search makes each winning removal and, between removals, shortens the way to the
+//! next; the removal comes before the rule. Without a distance file the answer is the bare
+//! win/draw/loss (the search then orders wins by its evaluation).
+//!
+//! Files that do not open (truncated, foreign, damaged) are listed in [`Opened::problems`] and
+//! left out: the engine warns and plays on with the others, or with none.
+
+use super::index::{MAX_PIECES, MIN_PIECES, Sector};
+use super::store;
+use crate::color::Color;
+use crate::egdb::{EgdbError, Kind, NOT_STORED, Opened, Opener, Probe, Probed, Table, Wdl};
+use crate::game::Variant;
+use crate::morris::MorrisPosition;
+use crate::morris::position::DRAW_PLIES;
+use std::path::Path;
+use std::sync::Arc;
+
+const SIDES: usize = MAX_PIECES as usize + 1;
+
+/// The open Morris tables: per sector, the win/draw/loss table and the distance table if any.
+pub struct MorrisTables {
+    sectors: Vec<Option<(Table, Option<Table>)>>,
+    max_pieces: u32,
+}
+
+impl MorrisTables {
+    /// The tables of one sector, if open.
+    fn get(&self, sector: Sector) -> Option<&(Table, Option<Table>)> {
+        self.sectors[sector.stm as usize * SIDES + sector.opp as usize].as_ref()
+    }
+
+    /// The sectors open.
+    pub fn sectors(&self) -> impl Iterator<Item = Sector> + '_ {
+        super::index::all_sectors().filter(|&s| self.get(s).is_some())
+    }
+}
+
+/// Distances up to this are told apart one by one in [`search_distance`]; longer ones by buckets.
+const NEAR: u32 = 20;
+/// Plies a bucket of the longer distances.
+const BUCKET: u32 = 8;
+/// The weight of one of the losing side's pieces in [`search_distance`] (above every ordered
+/// distance, so that a removal always beats the moves that do not remove).
+const PIECE_STEP: u32 = 36;
+
+/// The distance the search orders table wins and losses by (`Probed::distance`), from the
+/// losing side's pieces on the board and the plies `d` to the next removal:
+/// `36 * (loser's pieces - 3) + f(d)`, with `f(d) = d` below 20 and `20 + (d - 20) / 8` above
+/// (at most 33 for the saturated 127). So a win that has just removed a piece is nearer than any
+/// win before the removal, and inside one stretch the nearer removal is nearer: the search
+/// converts instead of shuffling toward a removal that it never makes (the plain distance to the
+/// next removal would rank the removal itself behind the moves that keep it 2 plies away, since
+/// after it the count starts again).
+pub fn search_distance(loser_pieces: u32, d: u32) -> u8 {
+    let f = if d < NEAR {
+        d
+    } else {
+        NEAR + (d - NEAR) / BUCKET
+    };
+    (PIECE_STEP * loser_pieces.saturating_sub(MIN_PIECES as u32) + f.min(PIECE_STEP - 1)) as u8
+}
+
+const _: () = assert!(
+    PIECE_STEP * (MAX_PIECES - MIN_PIECES) as u32 + PIECE_STEP - 1 <= u8::MAX as u32,
+    "search distances fit a byte"
+);
+const _: () = assert!(NEAR + (127 - NEAR) / BUCKET < PIECE_STEP);
+
+impl MorrisTables {
+    /// The tables' own answer for `pos`: win, draw or loss for the side to move and the plies to
+    /// the next removal, before the counter is looked at; `None` when not covered.
+    pub fn lookup(&self, pos: &MorrisPosition) -> Option<(Wdl, Option<u32>)> {
+        if pos.in_hand(Color::White) != 0 || pos.in_hand(Color::Black) != 0 {
+            return None;
+        }
+        let stm = pos.pieces(pos.side());
+        let opp = pos.pieces(!pos.side());
+        let (a, b) = (stm.count_ones() as u8, opp.count_ones() as u8);
+        let range = MIN_PIECES..=MAX_PIECES;
+        if !range.contains(&a) || !range.contains(&b) {
+            return None;
+        }
+        let sector = Sector::new(a, b);
+        let (wdl, dist) = self.get(sector)?;
+        let i = sector.index(stm, opp);
+        let wdl = Wdl::from_code(wdl.get(i).ok()?)?;
+        let distance = match (wdl, dist) {
+            (Wdl::Draw, _) | (_, None) => None,
+            (_, Some(t)) => match t.get(i).ok()? {
+                NOT_STORED => None,
+                d => Some(d as u32 - 1),
+            },
+        };
+        Some((wdl, distance))
+    }
+}
+
+impl Probe<MorrisPosition> for MorrisTables {
+    fn probe(&self, pos: &MorrisPosition) -> Option<Probed> {
+        let (wdl, distance) = self.lookup(pos)?;
+        let Some(d) = distance else {
+            return Some(Probed {
+                wdl,
+                distance: None,
+            });
+        };
+        // The counter: a removal (or block) that comes after the 100th ply without one comes
+        // too late, and the side that would lose holds the draw.
+        if pos.no_removal() as u32 + d > DRAW_PLIES as u32 {
+            return Some(Probed {
+                wdl: Wdl::Draw,
+                distance: None,
+            });
+        }
+        let loser = match wdl {
+            Wdl::Win => !pos.side(),
+            _ => pos.side(),
+        };
+        Some(Probed {
+            wdl,
+            distance: Some(search_distance(pos.on_board(loser), d)),
+        })
+    }
+
+    fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+}
+
+/// Opens the Morris tables under `dir` (in `dir/morris/`): every sector whose win/draw/loss file
+/// opens with the right header, with its distance file when that opens too. Returns the tables
+/// (`None` when no sector opened), the files opened and the files refused. A missing `morris`
+/// directory is no table and no problem; a `dir` that is not a directory is a problem.
+pub fn open_tables(dir: &Path) -> (Option<MorrisTables>, usize, Vec<EgdbError>) {
+    let mut problems = Vec::new();
+    let mut slices = 0;
+    if !dir.is_dir() {
+        problems.push(EgdbError::Io {
+            path: dir.to_path_buf(),
+            error: "not a directory".into(),
+        });
+        return (None, 0, problems);
+    }
+    if !store::morris_dir(dir).is_dir() {
+        return (None, 0, problems);
+    }
+    let mut tables = MorrisTables {
+        sectors: (0..SIDES * SIDES).map(|_| None).collect(),
+        max_pieces: 0,
+    };
+    for s in super::index::all_sectors() {
+        if !store::path(dir, s, Kind::Wdl).exists() {
+            continue;
+        }
+        let wdl = match store::open(dir, s, Kind::Wdl) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        let dist = if store::path(dir, s, Kind::Distance).exists() {
+            store::open(dir, s, Kind::Distance)
+                .map_err(|e| problems.push(e))
+                .ok()
+        } else {
+            None
+        };
+        slices += 1 + dist.is_some() as usize;
+        tables.max_pieces = tables.max_pieces.max(s.pieces() as u32);
+        tables.sectors[s.stm as usize * SIDES + s.opp as usize] = Some((wdl, dist));
+    }
+    let tables = (tables.max_pieces > 0).then_some(tables);
+    (tables, slices, problems)
+}
+
+/// The game's [`Opener`]: [`open_tables`] for `variant` Morris, nothing for the others.
+pub fn open(dir: &Path, variant: Variant) -> Opened<MorrisPosition> {
+    if variant != Variant::Morris {
+        return Opened::none();
+    }
+    let (tables, slices, problems) = open_tables(dir);
+    Opened {
+        tables: tables.map(|t| Arc::new(t) as Arc<dyn Probe<MorrisPosition>>),
+        slices,
+        problems,
+    }
+}
+
+/// [`open`] as the shared [`Opener`] type.
+pub const OPENER: Opener<MorrisPosition> = open;
