@@ -294,6 +294,7 @@ mod tests {
                 pdn: "32-28".into(),
             }],
             partial: false,
+            tb_hits: None,
         }
     }
 
