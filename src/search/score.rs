@@ -38,8 +38,10 @@ pub const TABLE_WIN: i32 = 9_600;
 const TABLE_DISTANCE_MAX: i32 = 255;
 /// How far apart the evaluation spreads table wins without distances.
 const TABLE_EVAL_SPREAD: i32 = 200;
-/// The lowest table win: a win without distance, at the deepest ply, with the worst evaluation.
-pub const TABLE_MIN: i32 = TABLE_WIN - MAX_PLY as i32 - TABLE_DISTANCE_MAX - 1 - TABLE_EVAL_SPREAD;
+/// The lowest table win: a win without distance (kept below every win with one), at the deepest
+/// ply, with the worst evaluation.
+pub const TABLE_MIN: i32 =
+    TABLE_WIN - 2 * MAX_PLY as i32 - TABLE_DISTANCE_MAX - 1 - TABLE_EVAL_SPREAD;
 
 const _: () = assert!(EVAL_MAX < WIN_MIN);
 const _: () = assert!(EVAL_MAX < TABLE_MIN && TABLE_WIN < WIN_MIN);
@@ -77,9 +79,10 @@ pub fn table_score(p: Probed, ply: usize, eval: impl FnOnce() -> i32) -> i32 {
         match p.distance {
             Some(d) => base - d as i32,
             None => {
+                // Below every win with a distance at any ply (hence the further MAX_PLY).
                 let e = winner_eval.clamp(-EVAL_MAX, EVAL_MAX);
                 let g = (e + EVAL_MAX) as i64 * TABLE_EVAL_SPREAD as i64 / (2 * EVAL_MAX) as i64;
-                base - TABLE_DISTANCE_MAX - 1 - TABLE_EVAL_SPREAD + g as i32
+                base - MAX_PLY as i32 - TABLE_DISTANCE_MAX - 1 - TABLE_EVAL_SPREAD + g as i32
             }
         }
     };
