@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tiao::dispatch;
 use tiao::draughts::position::Position;
+use tiao::egdb::draughts::index::Material;
 use tiao::egdb::draughts::{DraughtsBuilder, open_tables};
 use tiao::egdb::driver::{self, Builder, UnitReport};
 use tiao::game::{Game, Variant};
@@ -43,8 +44,12 @@ struct BuildArgs {
     #[arg(long, short, default_value = "international")]
     variant: Variant,
     /// Pieces, 2..=7: every ending of up to this many pieces.
-    #[arg(long, short, value_parser = super::whole::<u32>(2, 7))]
-    pieces: u32,
+    #[arg(long, short, value_parser = super::whole::<u32>(2, 7), required_unless_present = "slice")]
+    pieces: Option<u32>,
+    /// Only these slices (and every slice they lead to), e.g. --slice KKKKvK (the side to move's
+    /// kings and men, v, the other side's); repeatable.
+    #[arg(long, value_name = "SLICE", value_parser = slice_name)]
+    slice: Vec<Material>,
     /// Directory of the tables (default: the user's data directory, see below).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -102,6 +107,12 @@ fn with_pool(
     }
 }
 
+fn slice_name(s: &str) -> Result<Material, String> {
+    Material::parse(s).ok_or_else(|| {
+        format!("'{s}' is not a slice (kings K and men M of the side to move, v, the other side's: KKMvK)")
+    })
+}
+
 fn kind_of(variant: Variant) -> Result<GameKind, String> {
     if !variant.is_draughts() {
         return Err("Nine Men's Morris tables are not in this build yet".into());
@@ -115,16 +126,25 @@ fn kind_of(variant: Variant) -> Result<GameKind, String> {
 fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
     let dir = dir_of(&a.dir)?;
     let kind = kind_of(a.variant)?;
+    let pieces = a.pieces.unwrap_or(0);
     let builder: Box<dyn Builder> = dispatch!(kind,
-        R => Box::new(DraughtsBuilder::<R>::new(&dir, a.pieces, !a.no_distance)),
+        R => {
+            let b = DraughtsBuilder::<R>::new(&dir, pieces, !a.no_distance);
+            Box::new(if a.slice.is_empty() { b } else { b.only(&a.slice) })
+        },
         morris => unreachable!("refused above"));
     if verify {
         return run_verify(&*builder, a);
     }
+    let what = if a.slice.is_empty() {
+        format!("up to {pieces} pieces")
+    } else {
+        let names: Vec<String> = a.slice.iter().map(|m| m.to_string()).collect();
+        format!("{} and the slices they lead to", names.join(", "))
+    };
     eprintln!(
-        "building {} tables up to {} pieces in {}{}",
+        "building {} tables ({what}) in {}{}",
         a.variant,
-        a.pieces,
         dir.display(),
         if a.no_distance {
             " (no distance tables)"
