@@ -121,9 +121,15 @@ impl<R: Rules> DraughtsBuilder<R> {
             .any(|&t| under(t, m) || under(t, m.flip()) || under(t.flip(), m))
     }
 
-    /// Loads a built slice (codes, and distances when `distances`).
-    fn load(&self, m: Material, distances: bool) -> Result<Arc<SliceData<R>>, EgdbError> {
-        let data = SliceData::<R>::new(m, distances)?;
+    /// Loads a built slice: codes, and distances in memory (`Dist::Memory`) or read from their
+    /// file as they are asked for (`Dist::File`).
+    fn load(&self, m: Material, distances: Dist) -> Result<Arc<SliceData<R>>, EgdbError> {
+        let mut data = SliceData::<R>::new(m, distances == Dist::Memory)?;
+        if distances == Dist::File {
+            let t = Table::open(&distance_path::<R>(&self.dir, m))?;
+            t.expect(&header::<R>(m, Kind::Distance))?;
+            data.distance_file = Some(t);
+        }
         let t = Table::open(&wdl_path::<R>(&self.dir, m))?;
         t.expect(&header::<R>(m, Kind::Wdl))?;
         fill(&t, |i, c| {
@@ -146,7 +152,7 @@ impl<R: Rules> DraughtsBuilder<R> {
         for n in 2..m.pieces() {
             for d in Material::all(n) {
                 if cache.get(d).is_none() && self.wanted(d) {
-                    cache.insert(self.load(d, false)?);
+                    cache.insert(self.load(d, Dist::None)?);
                 }
             }
         }
@@ -165,11 +171,23 @@ impl<R: Rules> DraughtsBuilder<R> {
             }
         }
         for d in promotion_targets(m) {
-            // Their distances are those of the promotions' children.
-            known.insert(self.load(d, distances)?);
+            // Their distances are those of the promotions' children (read from the file: a
+            // promotion is a small part of the moves, the slices are large).
+            known.insert(self.load(d, if distances { Dist::File } else { Dist::None })?);
         }
         Ok(known)
     }
+}
+
+/// How a loaded slice's distances are held.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Dist {
+    /// Not loaded.
+    None,
+    /// In memory, a byte a position.
+    Memory,
+    /// Read from the file, block by block, when asked.
+    File,
 }
 
 /// Calls `set(i, symbol)` for every position of a table, block by block in parallel.
@@ -257,7 +275,7 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         let mut known = self.dependencies(m, distances)?;
         let mut mine = Vec::new();
         for s in pair(m) {
-            let data = self.load(s, distances)?;
+            let data = self.load(s, if distances { Dist::Memory } else { Dist::None })?;
             known.insert(data.clone());
             mine.push(data);
         }

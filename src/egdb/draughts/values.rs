@@ -16,7 +16,7 @@ use crate::draughts::movegen;
 use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::egdb::{EgdbError, NOT_STORED, Wdl};
+use crate::egdb::{EgdbError, NOT_STORED, Table, Wdl};
 use crate::game::MoveList;
 use crate::memory::{self, MIB};
 use std::sync::Arc;
@@ -98,8 +98,11 @@ pub struct SliceData<R: Rules> {
     pub index: SliceIndex<R::Board>,
     /// The codes ([`Wdl::code`], [`NOT_STORED`] for capture positions).
     pub wdl: Packed,
-    /// Distances: 0 for draws and positions not stored, else `1 + min(plies to conversion, 254)`.
+    /// Distances: 0 for draws and positions not stored, else `1 + min(plies to capture, 254)`.
     pub distance: Option<Distances>,
+    /// Distances read from their file block by block instead (a slice only looked up, where
+    /// memory matters more than speed: the promotions' slices of a build).
+    pub distance_file: Option<Table>,
 }
 
 impl<R: Rules> SliceData<R> {
@@ -115,6 +118,7 @@ impl<R: Rules> SliceData<R> {
             } else {
                 None
             },
+            distance_file: None,
             index,
         })
     }
@@ -238,7 +242,11 @@ impl<R: Rules> Known<R> {
             return Some(1);
         }
         let (s, i) = self.locate(pos)?;
-        let d = s.distance.as_ref()?.get(i);
+        let d = match (&s.distance, &s.distance_file) {
+            (Some(d), _) => d.get(i),
+            (None, Some(t)) => t.get(i).ok()?,
+            (None, None) => return None,
+        };
         (d > 0).then(|| d as u16 - 1)
     }
 }
