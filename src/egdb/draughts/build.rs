@@ -256,7 +256,7 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
             known.insert(data.clone());
             mine.push(data);
         }
-        retro::solve_pair(&known, m, progress);
+        retro::solve_pair(&known, m, progress)?;
         for data in &mine {
             let s = data.index.material;
             TableWriter::new(header::<R>(s, Kind::Wdl))

@@ -57,7 +57,8 @@ use crate::draughts::movegen;
 use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::egdb::{NOT_STORED, Wdl};
+use crate::egdb::{EgdbError, NOT_STORED, Wdl};
+use crate::memory::{self, MIB};
 use crate::game::MoveList;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
@@ -561,7 +562,15 @@ fn men_sets<G: Geometry>(region: u64, k: u32, white: bool) -> Vec<Vec<u64>> {
 /// Solves the pair of slice `m` and its twin `m.flip()`, both already in `known` with every
 /// code [`NOT_STORED`]; every slice they lead to by a capture or a promotion must be in `known`
 /// and final. `progress` is called with the number of positions solved as they are.
-pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u64) + Sync)) {
+///
+/// The working memory of the largest subproblem (5 bytes a position, for the kings-only slices
+/// all of the pair's positions) is checked against what the machine has first: too much is an
+/// error, not an abort.
+pub fn solve_pair<R: Rules>(
+    known: &Known<R>,
+    m: Material,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), EgdbError> {
     let s = known.get(m).expect("the slice is in the known set");
     let t = known
         .get(m.flip())
@@ -572,7 +581,16 @@ pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u6
     let black_sets = &men_sets::<R::Board>(SliceIndex::<R::Board>::BLACK_MEN, m.bm as u32, false);
     let black_sets: &Vec<Vec<u64>> = black_sets;
     let max_adv = (white_sets.len() + black_sets.len()).saturating_sub(2);
-    let parallel_inside = kc * if twin_is_self { 1 } else { 2 } >= PARALLEL_FROM;
+    let largest = kc * if twin_is_self { 1 } else { 2 };
+    let parallel_inside = largest >= PARALLEL_FROM;
+    if parallel_inside {
+        memory::check("retrograde analysis", (largest * 5).div_ceil(MIB)).map_err(|e| {
+            EgdbError::Io {
+                path: format!("slice {m}").into(),
+                error: e.to_string(),
+            }
+        })?;
+    }
     for a in (0..=max_adv).rev() {
         // Every (white men, black men) of advancement `a`, as (white set, list of black sets).
         let jobs: Vec<(u64, &[u64])> = white_sets
@@ -645,4 +663,5 @@ pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u6
             });
         }
     }
+    Ok(())
 }
