@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tiao::dispatch;
 use tiao::draughts::position::Position;
+use tiao::egdb::draughts::index::Material;
 use tiao::egdb::draughts::{DraughtsBuilder, open_tables};
 use tiao::egdb::driver::{self, Builder, UnitReport};
 use tiao::egdb::morris::build::MorrisBuilder;
@@ -44,10 +45,14 @@ struct BuildArgs {
     /// Variant: international (normal), brazilian, russian, duoyibu, english, morris.
     #[arg(long, short, default_value = "international")]
     variant: Variant,
-    /// Pieces, 2..=7 (draughts: every ending of up to this many pieces) or 6..=18 (morris: every
-    /// sector of the moving phase with up to this many pieces on the board).
-    #[arg(long, short, value_parser = super::whole::<u32>(2, 18))]
-    pieces: u32,
+    /// Pieces: 2..=7 for draughts (every ending of up to this many pieces), 6..=18 for morris
+    /// (every sector of the moving phase with up to this many pieces on the board).
+    #[arg(long, short, value_parser = super::whole::<u32>(2, 18), required_unless_present = "slice")]
+    pieces: Option<u32>,
+    /// Draughts: only these slices (and every slice they lead to), e.g. --slice KKKKvK (the side
+    /// to move's kings and men, v, the other side's); repeatable.
+    #[arg(long, value_name = "SLICE", value_parser = slice_name)]
+    slice: Vec<Material>,
     /// Morris: only shard I of N of each level's sectors (for several machines, one level
     /// after another), e.g. --shard 0/4.
     #[arg(long, value_name = "I/N", value_parser = shard)]
@@ -120,6 +125,12 @@ fn shard(text: &str) -> Result<(usize, usize), String> {
     (i < n).then_some((i, n)).ok_or_else(bad)
 }
 
+fn slice_name(s: &str) -> Result<Material, String> {
+    Material::parse(s).ok_or_else(|| {
+        format!("'{s}' is not a slice (kings K and men M of the side to move, v, the other side's: KKMvK)")
+    })
+}
+
 fn kind_of(variant: Variant) -> Result<GameKind, String> {
     Ok(GameKind {
         variant,
@@ -131,34 +142,47 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
     let dir = dir_of(&a.dir)?;
     let kind = kind_of(a.variant)?;
     let is_morris = a.variant == Variant::Morris;
-    if is_morris && !(6..=18).contains(&a.pieces) {
-        return Err(format!(
-            "--pieces {}: morris sectors have 6..=18 pieces",
-            a.pieces
-        ));
-    }
-    if !is_morris && a.pieces > 7 {
-        return Err(format!(
-            "--pieces {}: draughts tables go up to 7 pieces",
-            a.pieces
-        ));
-    }
-    if !is_morris && a.shard.is_some() {
-        return Err("--shard: only for morris".into());
-    }
-    if is_morris && a.no_distance {
-        return Err("--no-distance: morris tables always carry their distances".into());
+    let pieces = a.pieces.unwrap_or(0);
+    if is_morris {
+        if !a.slice.is_empty() {
+            return Err("--slice: only for draughts (morris builds whole levels: --pieces)".into());
+        }
+        if !(6..=18).contains(&pieces) {
+            return Err(format!(
+                "--pieces {pieces}: morris sectors have 6..=18 pieces"
+            ));
+        }
+        if a.no_distance {
+            return Err("--no-distance: morris tables always carry their distances".into());
+        }
+    } else {
+        if pieces > 7 {
+            return Err(format!(
+                "--pieces {pieces}: draughts tables go up to 7 pieces"
+            ));
+        }
+        if a.shard.is_some() {
+            return Err("--shard: only for morris (draughts: --slice)".into());
+        }
     }
     let builder: Box<dyn Builder> = dispatch!(kind,
-        R => Box::new(DraughtsBuilder::<R>::new(&dir, a.pieces, !a.no_distance)),
-        morris => Box::new(MorrisBuilder::new(&dir, a.pieces as u8, a.shard.unwrap_or((0, 1)))));
+        R => {
+            let b = DraughtsBuilder::<R>::new(&dir, pieces, !a.no_distance);
+            Box::new(if a.slice.is_empty() { b } else { b.only(&a.slice) })
+        },
+        morris => Box::new(MorrisBuilder::new(&dir, pieces as u8, a.shard.unwrap_or((0, 1)))));
     if verify {
         return run_verify(&*builder, a);
     }
+    let what = if a.slice.is_empty() {
+        format!("up to {pieces} pieces")
+    } else {
+        let names: Vec<String> = a.slice.iter().map(|m| m.to_string()).collect();
+        format!("{} and the slices they lead to", names.join(", "))
+    };
     eprintln!(
-        "building {} tables up to {} pieces in {}{}",
+        "building {} tables ({what}) in {}{}",
         a.variant,
-        a.pieces,
         dir.display(),
         if a.no_distance {
             " (no distance tables)"

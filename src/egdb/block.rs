@@ -7,9 +7,12 @@
 //! - [`RUNS`]: runs of equal symbols. A 2-bit run is one byte `value | more << 2 | low << 3`
 //!   (`low` the 5 low bits of `length - 1`), followed, when `more`, by the rest of `length - 1`
 //!   as a little-endian base-128 varint shifted right by 5; an 8-bit run is the value byte
-//!   followed by `length - 1` as a varint.
+//!   followed by `length - 1` as a varint;
+//! - [`PACKED`] (8-bit symbols only): a byte `w` (1 to 7), then every symbol in `w` bits, low
+//!   bits first: for blocks whose symbols are all small (the file ranks its symbols by
+//!   frequency, see [`file`](super::file)).
 //!
-//! The encoder picks the shorter mode per block. Symbols marked as wildcards (the value
+//! The encoder picks the shortest mode per block. Symbols marked as wildcards (the value
 //! [`NOT_STORED`](super::NOT_STORED) when the caller allows it) extend whatever run they stand
 //! in: they read back as an unspecified value, which is what makes tables whose capture
 //! positions are left to the search compress well.
@@ -22,6 +25,8 @@
 pub const RAW: u8 = 0;
 /// Mode byte of a run-length coded block.
 pub const RUNS: u8 = 1;
+/// Mode byte of a block of 8-bit symbols packed in fewer bits.
+pub const PACKED: u8 = 2;
 
 /// Symbol width: 2 bits (win/draw/loss codes) or 8 bits (distances).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -72,7 +77,38 @@ pub fn encode(symbols: &[u8], width: Width, wildcard: Option<u8>, out: &mut Vec<
         push_run(out, width, cur, len);
     }
     let raw_len = 1 + (symbols.len() * width.bits() as usize).div_ceil(8);
-    if out.len() - start > raw_len {
+    // Packed: as many bits as the largest symbol needs (wildcards written as `first`).
+    let bits = if width == Width::Eight {
+        let max = symbols
+            .iter()
+            .map(|&s| if Some(s) == wildcard { first } else { s })
+            .max()
+            .unwrap_or(0);
+        (8 - max.leading_zeros()).max(1)
+    } else {
+        8
+    };
+    let packed_len = 2 + (symbols.len() * bits as usize).div_ceil(8);
+    if bits < 8 && packed_len < raw_len.min(out.len() - start) {
+        out.truncate(start);
+        out.push(PACKED);
+        out.push(bits as u8);
+        let mut acc = 0u64;
+        let mut n = 0;
+        for &s in symbols {
+            let s = if Some(s) == wildcard { first } else { s };
+            acc |= (s as u64) << n;
+            n += bits;
+            while n >= 8 {
+                out.push(acc as u8);
+                acc >>= 8;
+                n -= 8;
+            }
+        }
+        if n > 0 {
+            out.push(acc as u8);
+        }
+    } else if out.len() - start > raw_len {
         out.truncate(start);
         out.push(RAW);
         match width {
@@ -161,6 +197,16 @@ pub fn decode_at(block: &[u8], width: Width, len: usize, index: usize) -> Result
                 .map(|b| (b >> (2 * (index % 4))) & 3)
                 .ok_or(BadBlock("raw block too short")),
         },
+        PACKED => {
+            let (&w, bits) = body.split_first().ok_or(BadBlock("empty packed block"))?;
+            if !(1..8).contains(&w) || width != Width::Eight {
+                return Err(BadBlock("bad packed width"));
+            }
+            let at = index * w as usize;
+            let lo = *bits.get(at / 8).ok_or(BadBlock("packed block too short"))? as u16;
+            let hi = bits.get(at / 8 + 1).copied().unwrap_or(0) as u16;
+            Ok((((lo | hi << 8) >> (at % 8)) & ((1 << w) - 1)) as u8)
+        }
         RUNS => {
             let mut pos = 0;
             let mut seen: u64 = 0;
@@ -215,6 +261,14 @@ pub fn decode_all(
                 out.extend((0..len).map(|i| (b[i / 4] >> (2 * (i % 4))) & 3));
             }
         },
+        PACKED => {
+            if body.len() < 1 + (len * body.first().copied().unwrap_or(0) as usize).div_ceil(8) {
+                return Err(BadBlock("packed block too short"));
+            }
+            for i in 0..len {
+                out.push(decode_at(block, width, len, i)?);
+            }
+        }
         RUNS => {
             let mut pos = 0;
             let mut left = len as u64;
@@ -263,6 +317,11 @@ mod tests {
         assert!(round_trip(&holes, Width::Two, Some(0)) <= 4);
         let dist: Vec<u8> = (0..700u32).map(|i| (i / 50) as u8).collect();
         assert!(round_trip(&dist, Width::Eight, None) < 50);
+        let small: Vec<u8> = (0..512u32).map(|i| (i * 7 % 5) as u8).collect();
+        assert_eq!(round_trip(&small, Width::Eight, None), 2 + 512 * 3 / 8);
+        let mut holes: Vec<u8> = (0..301u32).map(|i| (i % 4) as u8).collect();
+        holes[7] = 200;
+        round_trip(&holes, Width::Eight, Some(200));
         let bytes: Vec<u8> = (0..300u32).map(|i| (i * 37) as u8).collect();
         assert_eq!(round_trip(&bytes, Width::Eight, None), 301);
         round_trip(&[0, 0, 0], Width::Two, Some(0));

@@ -22,8 +22,10 @@
 //!    104    8  payload length in bytes (the rest of the file)
 //!    112    8  payload checksum
 //!    120    8  header checksum (of bytes 0..120)
-//!    128       payload: (blocks + 1) block offsets (u64, from the start of the block data),
-//!              then the block data
+//!    128       payload: distance tables only: 256 bytes, the symbol of each rank (symbols are
+//!              stored as their rank in frequency order, so that small ranks, which the blocks
+//!              pack in few bits, are the common distances); then (blocks + 1) block offsets
+//!              (u64, from the start of the block data), then the block data
 //! ```
 //!
 //! A [`Table`] refuses, with an [`EgdbError`] naming the file and the problem: a file shorter or
@@ -45,8 +47,9 @@ use std::path::{Path, PathBuf};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TIAOEGDB";
-/// The format this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format this build reads and writes. Version 1 (the first container) had no symbol map in
+/// distance tables.
+pub const FORMAT_VERSION: u32 = 2;
 /// Bytes of the header.
 pub const HEADER_LEN: usize = 128;
 /// Flag: positions written as [`NOT_STORED`](super::NOT_STORED) read back as an unspecified
@@ -226,7 +229,46 @@ impl TableWriter {
             Kind::Distance => DISTANCE_BLOCK,
         } as u64;
         let blocks = h.positions.div_ceil(block_len);
-        let wildcard = (h.flags & FLAG_UNSTORED_UNSPECIFIED != 0).then_some(super::NOT_STORED);
+        let wild_value = (h.flags & FLAG_UNSTORED_UNSPECIFIED != 0).then_some(super::NOT_STORED);
+        // Distance tables store ranks: the most frequent symbol is rank 0.
+        let mut to_rank = [0u8; 256];
+        let mut from_rank = [0u8; 256];
+        for (i, r) in to_rank.iter_mut().enumerate() {
+            *r = i as u8;
+            from_rank[i] = i as u8;
+        }
+        if h.kind == Kind::Distance {
+            const CHUNK: u64 = 1 << 16;
+            let counts = (0..h.positions.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    let mut n = [0u64; 256];
+                    for i in c * CHUNK..((c + 1) * CHUNK).min(h.positions) {
+                        n[symbol(i) as usize] += 1;
+                    }
+                    n
+                })
+                .reduce(
+                    || [0u64; 256],
+                    |mut a, b| {
+                        for (x, y) in a.iter_mut().zip(b) {
+                            *x += y;
+                        }
+                        a
+                    },
+                );
+            let mut order: Vec<usize> = (0..256).collect();
+            order.sort_by_key(|&v| {
+                let wild = Some(v as u8) == wild_value;
+                (wild, std::cmp::Reverse(counts[v]), v)
+            });
+            for (rank, &v) in order.iter().enumerate() {
+                to_rank[v] = rank as u8;
+                from_rank[rank] = v as u8;
+            }
+        }
+        let wildcard = wild_value.map(|w| to_rank[w as usize]);
+        let symbol = |i: u64| to_rank[symbol(i) as usize];
         // Coded in groups of blocks, in parallel.
         const GROUP: u64 = 256;
         let groups: Vec<(Vec<u8>, Vec<u64>)> = (0..blocks.div_ceil(GROUP))
@@ -247,10 +289,14 @@ impl TableWriter {
             })
             .collect();
         let data_len: u64 = groups.iter().map(|(d, _)| d.len() as u64).sum();
+        let map_len = map_len(h.kind) as u64;
         let index_len = 8 * (blocks + 1);
-        let payload_len = index_len + data_len;
+        let payload_len = map_len + index_len + data_len;
         let mut out = Vec::with_capacity(HEADER_LEN + payload_len as usize);
         out.resize(HEADER_LEN, 0);
+        if map_len > 0 {
+            out.extend_from_slice(&from_rank);
+        }
         out.extend_from_slice(&0u64.to_le_bytes());
         let mut base = 0u64;
         for (data, ends) in &groups {
@@ -302,6 +348,14 @@ impl TableWriter {
     }
 }
 
+/// Bytes of the symbol map at the start of a payload.
+fn map_len(kind: Kind) -> usize {
+    match kind {
+        Kind::Wdl => 0,
+        Kind::Distance => 256,
+    }
+}
+
 /// Where [`TableWriter::write`] writes before renaming.
 pub fn tmp_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_os_string();
@@ -317,6 +371,10 @@ pub struct Table {
     width: Width,
     block_len: u64,
     blocks: u64,
+    /// The symbol of each stored rank (the identity for win/draw/loss tables).
+    symbols: [u8; 256],
+    /// Where the block index starts in the payload.
+    index_at: usize,
     payload: Vec<u8>,
 }
 
@@ -422,14 +480,19 @@ impl Table {
             });
         }
         bytes.drain(..HEADER_LEN);
-        let index_len = 8 * (blocks + 1);
+        let index_at = map_len(kind);
+        let index_len = index_at as u64 + 8 * (blocks + 1);
         if index_len > payload_len {
             return Err(bad("block index longer than the payload".into()));
+        }
+        let mut symbols = [0u8; 256];
+        for (i, s) in symbols.iter_mut().enumerate() {
+            *s = if index_at > 0 { bytes[i] } else { i as u8 };
         }
         let data_len = payload_len - index_len;
         let mut prev = 0;
         for b in 0..=blocks {
-            let off = u64_at(&bytes, 8 * b as usize);
+            let off = u64_at(&bytes, index_at + 8 * b as usize);
             if off < prev || off > data_len || (b == 0 && off != 0) {
                 return Err(bad(format!("block offset {b} out of order")));
             }
@@ -446,6 +509,8 @@ impl Table {
             path,
             block_len,
             blocks,
+            symbols,
+            index_at,
             payload: bytes,
         })
     }
@@ -507,10 +572,10 @@ impl Table {
     }
 
     fn block(&self, b: u64) -> &[u8] {
-        let index_len = 8 * (self.blocks as usize + 1);
-        let lo = u64_at(&self.payload, 8 * b as usize) as usize;
-        let hi = u64_at(&self.payload, 8 * (b as usize + 1)) as usize;
-        &self.payload[index_len + lo..index_len + hi]
+        let data_at = self.index_at + 8 * (self.blocks as usize + 1);
+        let lo = u64_at(&self.payload, self.index_at + 8 * b as usize) as usize;
+        let hi = u64_at(&self.payload, self.index_at + 8 * (b as usize + 1)) as usize;
+        &self.payload[data_at + lo..data_at + hi]
     }
 
     fn block_size(&self, b: u64) -> usize {
@@ -532,6 +597,7 @@ impl Table {
             self.block_size(b),
             (index % self.block_len) as usize,
         )
+        .map(|r| self.symbols[r as usize])
         .map_err(|e| EgdbError::Corrupt {
             path: self.path.clone(),
             reason: format!("block {b}: {}", e.0),
@@ -541,13 +607,16 @@ impl Table {
     /// Every symbol, in index order (for loading a table whole, and for checks).
     pub fn decode_all(&self) -> Result<Vec<u8>, EgdbError> {
         let mut out = Vec::with_capacity(self.header.positions as usize);
+        let mut ranks = Vec::with_capacity(self.block_len as usize);
         for b in 0..self.blocks {
-            block::decode_all(self.block(b), self.width, self.block_size(b), &mut out).map_err(
+            ranks.clear();
+            block::decode_all(self.block(b), self.width, self.block_size(b), &mut ranks).map_err(
                 |e| EgdbError::Corrupt {
                     path: self.path.clone(),
                     reason: format!("block {b}: {}", e.0),
                 },
             )?;
+            out.extend(ranks.iter().map(|&r| self.symbols[r as usize]));
         }
         Ok(out)
     }

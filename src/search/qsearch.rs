@@ -3,7 +3,7 @@
 //!
 //! Captures are compulsory in draughts, so a position with a capture has no "stand pat": every
 //! capture is searched and the best is taken. A position without one is a leaf, scored by the
-//! endgame tables when they answer for it, else by the evaluation. Draws by the counters are still checked (a capture does not reset every counter).
+//! evaluation. A position the endgame tables answer for is not searched: it takes their score. Draws by the counters are still checked (a capture does not reset every counter).
 //!
 //! Invariant: only noisy moves are searched, so the subtree is finite (every capture removes a
 //! piece) and needs no depth; `MAX_PLY` bounds it anyway.
@@ -21,15 +21,15 @@ impl<G: Evaluate> Worker<'_, G> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        if let Some(s) = self.probe_tables(pos, ply) {
+            return s;
+        }
         let list = &mut self.lists_mut()[ply];
         pos.generate_noisy(list);
         let n = list.len();
         if n == 0 {
             self.leaf_plies += ply as u64;
             self.leaves += 1;
-            if let Some(s) = self.probe_tables(pos, ply) {
-                return s;
-            }
             return pos.evaluate();
         }
         let pv_node = beta > alpha + 1;

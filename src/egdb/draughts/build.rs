@@ -32,6 +32,8 @@ use std::sync::{Arc, Mutex};
 pub struct DraughtsBuilder<R: Rules> {
     dir: PathBuf,
     pieces: u32,
+    /// Only these slices and what they lead to (`None`: every slice).
+    only: Option<Vec<Material>>,
     distances: bool,
     /// Slices loaded by earlier units, kept for the next ones (those of fewer pieces).
     cache: Mutex<Known<R>>,
@@ -90,15 +92,44 @@ impl<R: Rules> DraughtsBuilder<R> {
         DraughtsBuilder {
             dir: dir.to_path_buf(),
             pieces,
+            only: None,
             distances,
             cache: Mutex::new(Known::default()),
             _rules: PhantomData,
         }
     }
 
-    /// Loads a built slice (codes, and distances when `distances`).
-    fn load(&self, m: Material, distances: bool) -> Result<Arc<SliceData<R>>, EgdbError> {
-        let data = SliceData::<R>::new(m, distances)?;
+    /// Only the slices `targets` (and their twins), and every slice their positions lead to:
+    /// those whose men and pieces of each side are no more than theirs (captures take pieces,
+    /// promotions turn men into kings).
+    pub fn only(mut self, targets: &[Material]) -> Self {
+        self.pieces = targets.iter().map(|m| m.pieces()).max().unwrap_or(0);
+        self.only = Some(targets.to_vec());
+        self
+    }
+
+    /// Whether slice `m` is built: every slice, or one a target leads to.
+    fn wanted(&self, m: Material) -> bool {
+        let Some(targets) = &self.only else {
+            return true;
+        };
+        let under = |t: Material, m: Material| {
+            m.wm <= t.wm && m.bm <= t.bm && m.wk + m.wm <= t.wk + t.wm && m.bk + m.bm <= t.bk + t.bm
+        };
+        targets
+            .iter()
+            .any(|&t| under(t, m) || under(t, m.flip()) || under(t.flip(), m))
+    }
+
+    /// Loads a built slice: codes, and distances in memory (`Dist::Memory`) or read from their
+    /// file as they are asked for (`Dist::File`).
+    fn load(&self, m: Material, distances: Dist) -> Result<Arc<SliceData<R>>, EgdbError> {
+        let mut data = SliceData::<R>::new(m, distances == Dist::Memory)?;
+        if distances == Dist::File {
+            let t = Table::open(&distance_path::<R>(&self.dir, m))?;
+            t.expect(&header::<R>(m, Kind::Distance))?;
+            data.distance_file = Some(t);
+        }
         let t = Table::open(&wdl_path::<R>(&self.dir, m))?;
         t.expect(&header::<R>(m, Kind::Wdl))?;
         fill(&t, |i, c| {
@@ -115,13 +146,13 @@ impl<R: Rules> DraughtsBuilder<R> {
     }
 
     /// Every slice a unit of `m` looks up outside itself, loaded: those of fewer pieces (kept
-    /// for later units) and its promotions' (not kept).
-    fn dependencies(&self, m: Material) -> Result<Known<R>, EgdbError> {
+    /// for later units) and its promotions' (not kept; with their distances when `distances`).
+    fn dependencies(&self, m: Material, distances: bool) -> Result<Known<R>, EgdbError> {
         let mut cache = self.cache.lock().expect("no panic while the cache is held");
         for n in 2..m.pieces() {
             for d in Material::all(n) {
-                if cache.get(d).is_none() {
-                    cache.insert(self.load(d, false)?);
+                if cache.get(d).is_none() && self.wanted(d) {
+                    cache.insert(self.load(d, Dist::None)?);
                 }
             }
         }
@@ -140,10 +171,23 @@ impl<R: Rules> DraughtsBuilder<R> {
             }
         }
         for d in promotion_targets(m) {
-            known.insert(self.load(d, false)?);
+            // Their distances are those of the promotions' children (read from the file: a
+            // promotion is a small part of the moves, the slices are large).
+            known.insert(self.load(d, if distances { Dist::File } else { Dist::None })?);
         }
         Ok(known)
     }
+}
+
+/// How a loaded slice's distances are held.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Dist {
+    /// Not loaded.
+    None,
+    /// In memory, a byte a position.
+    Memory,
+    /// Read from the file, block by block, when asked.
+    File,
 }
 
 /// Calls `set(i, symbol)` for every position of a table, block by block in parallel.
@@ -163,8 +207,8 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         let mut units = Vec::new();
         for n in 2..=self.pieces {
             for m in Material::all(n) {
-                if m.flip() < m {
-                    // Built with its twin (the twin comes first in this order).
+                if m.flip() < m || !self.wanted(m) {
+                    // Built with its twin (the twin comes first in this order), or not asked for.
                     continue;
                 }
                 let slices = pair(m);
@@ -205,14 +249,14 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
             path: self.dir.join(R::VARIANT.name()),
             error: e.to_string(),
         })?;
-        let mut known = self.dependencies(m)?;
+        let mut known = self.dependencies(m, self.distances)?;
         let mut mine = Vec::new();
         for s in pair(m) {
             let data = Arc::new(SliceData::<R>::new(s, self.distances)?);
             known.insert(data.clone());
             mine.push(data);
         }
-        retro::solve_pair(&known, m, progress);
+        retro::solve_pair(&known, m, progress)?;
         for data in &mine {
             let s = data.index.material;
             TableWriter::new(header::<R>(s, Kind::Wdl))
@@ -227,11 +271,11 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
 
     fn verify(&self, unit: &Unit, progress: &(dyn Fn(u64) + Sync)) -> Result<Verified, EgdbError> {
         let m = unit_material(unit);
-        let mut known = self.dependencies(m)?;
         let distances = distance_path::<R>(&self.dir, m).exists();
+        let mut known = self.dependencies(m, distances)?;
         let mut mine = Vec::new();
         for s in pair(m) {
-            let data = self.load(s, distances)?;
+            let data = self.load(s, if distances { Dist::Memory } else { Dist::None })?;
             known.insert(data.clone());
             mine.push(data);
         }
@@ -276,9 +320,10 @@ fn unit_material(unit: &Unit) -> Material {
 }
 
 /// Checks position `i` of a slice against its successors; `None` when it agrees (or is not
-/// stored: a capture position), else what is wrong. With distances: a win's distance is one more
-/// than the shortest of its winning moves' (1 for a move that converts), a loss's one more than
-/// the longest of its moves' (0 without a move), distances above 254 being saturated.
+/// stored: a capture position), else what is wrong. With distances: a win's distance is the
+/// shortest of its winning moves', a loss's the longest of its moves' (0 without a move), where
+/// a move's is 1 for a capture, else one more than its child's (1 for a child that must
+/// capture); distances above 254 are saturated.
 fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<String> {
     let m = data.index.material;
     let (w, b, k) = data.index.position_of(i);
@@ -307,20 +352,12 @@ fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<Stri
                 )));
             }
         };
-        // A king's move stays inside; its child's distance is stored as 1 + plies, which is
-        // the plies from here (a child that must capture converts on its move: 2 from here).
-        let inside = k & (1u64 << mv.from) != 0;
-        let dist = if !inside {
-            1
-        } else if movegen::has_capture(&child) {
-            2
+        let dist = if v == Wdl::Draw {
+            0
         } else {
-            match known
-                .locate(&child)
-                .and_then(|(s, j)| s.distance.as_ref().map(|d| d.get(j)))
-            {
-                Some(d) if d > 0 => d as u32,
-                _ => u32::MAX,
+            match known.distance(&child) {
+                Some(d) => 1 + d as u32,
+                None => u32::MAX,
             }
         };
         if v > best {
@@ -348,12 +385,11 @@ fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<Stri
     } else {
         long
     };
-    let got = d as u32;
-    // Stored as 1 + distance; `want` counts the move itself (1 + the child's distance).
-    let got_plies = got.saturating_sub(1);
-    (want == u32::MAX || got_plies.min(254) != want.min(254)).then(|| {
+    // Stored as 1 + distance.
+    let got = (d as u32).saturating_sub(1);
+    (want == u32::MAX || d == 0 || got.min(254) != want.min(254)).then(|| {
         describe(format!(
-            "{stored} stored at distance {got_plies}, its successors give {}",
+            "{stored} stored at distance {got}, its successors give {}",
             if want == u32::MAX {
                 "none".to_string()
             } else {

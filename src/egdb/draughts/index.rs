@@ -205,6 +205,45 @@ fn rank(set: u64, region: u64) -> u64 {
     r
 }
 
+/// The positions `p1 < ... < pk` (in `out[..k]`) of the `k`-set of colex rank `r` among `n`
+/// positions.
+#[inline(always)]
+fn unrank_positions(mut r: u64, k: u32, n: u32, out: &mut [u32; 8]) {
+    let mut hi = n;
+    for i in (1..=k).rev() {
+        // The largest p < hi with C(p, i) <= r, by bisection (C(i - 1, i) = 0 <= r).
+        let (mut lo, mut top) = (i - 1, hi - 1);
+        while lo < top {
+            let mid = (lo + top).div_ceil(2);
+            if binom(mid, i) <= r {
+                lo = mid;
+            } else {
+                top = mid - 1;
+            }
+        }
+        out[i as usize - 1] = lo;
+        r -= binom(lo, i);
+        hi = lo;
+    }
+}
+
+/// The next `k`-set after `p[..k]` (positions below `n`) in colex order; `false` after the
+/// last one.
+#[inline(always)]
+fn next_positions(p: &mut [u32; 8], k: usize, n: u32) -> bool {
+    for i in 0..k {
+        let limit = if i + 1 < k { p[i + 1] } else { n };
+        if p[i] + 1 < limit {
+            p[i] += 1;
+            for (j, x) in p.iter_mut().enumerate().take(i) {
+                *x = j as u32;
+            }
+            return true;
+        }
+    }
+    false
+}
+
 /// The squares of `region` whose positions in it are given by `r`, the colex rank of a `k`-set.
 #[inline(always)]
 fn unrank(mut r: u64, k: u32, region: u64) -> u64 {
@@ -342,6 +381,63 @@ impl<G: Geometry> SliceIndex<G> {
         (wk, bk)
     }
 
+    /// The king placements of the men `men` (every man), from king index `start` on, in index
+    /// order (faster than [`kings_of`](Self::kings_of) one by one).
+    pub fn king_walk(&self, men: u64, start: u64) -> KingWalk {
+        let free = G::ALL & !men;
+        let mut squares = [0u8; 64];
+        for (i, s) in Bits(free).enumerate() {
+            squares[i] = s;
+        }
+        let n = free.count_ones();
+        let (wk, bk) = (self.material.wk as u32, self.material.bk as u32);
+        let mut w = [0u32; 8];
+        let mut b = [0u32; 8];
+        unrank_positions(start / self.bk_count, wk, n, &mut w);
+        unrank_positions(start % self.bk_count, bk, n - wk, &mut b);
+        let mut walk = KingWalk {
+            squares,
+            n,
+            wk,
+            bk,
+            w,
+            b,
+            white: 0,
+            rest: [0; 64],
+            left: self.kings - start,
+        };
+        walk.place_white();
+        walk
+    }
+
+    /// White and black kings of a king index, given the squares no man holds in order
+    /// (`free`, as [`KingWalk`] lists them): faster than [`kings_of`](Self::kings_of).
+    #[inline(always)]
+    pub fn kings_of_free(&self, free: &[u8], king_index: u64) -> (u64, u64) {
+        let n = free.len() as u32;
+        let (wk, bk) = (self.material.wk as u32, self.material.bk as u32);
+        let mut w = [0u32; 8];
+        let mut b = [0u32; 8];
+        unrank_positions(king_index / self.bk_count, wk, n, &mut w);
+        unrank_positions(king_index % self.bk_count, bk, n - wk, &mut b);
+        let mut white = 0u64;
+        for &p in &w[..wk as usize] {
+            white |= 1u64 << free[p as usize];
+        }
+        let mut black = 0u64;
+        for &q in &b[..bk as usize] {
+            // The q-th free square that is not a white king's.
+            let mut x = q;
+            for &p in &w[..wk as usize] {
+                if p <= x {
+                    x += 1;
+                }
+            }
+            black |= 1u64 << free[x as usize];
+        }
+        (white, black)
+    }
+
     /// The position (white, black, kings) of an index, White to move.
     pub fn position_of(&self, index: u64) -> (u64, u64, u64) {
         let (w, b) = self.men_of(index / self.kings);
@@ -355,6 +451,68 @@ impl<G: Geometry> SliceIndex<G> {
         let last = G::SIZE - 1;
         Bits(w).map(|s| last - G::row_of_bit(s)).sum::<u32>()
             + Bits(b).map(|s| G::row_of_bit(s)).sum::<u32>()
+    }
+}
+
+/// The king placements of one men configuration in index order ([`SliceIndex::king_walk`]).
+pub struct KingWalk {
+    squares: [u8; 64],
+    n: u32,
+    wk: u32,
+    bk: u32,
+    w: [u32; 8],
+    b: [u32; 8],
+    white: u64,
+    /// The free squares less the white kings', in order.
+    rest: [u8; 64],
+    left: u64,
+}
+
+impl KingWalk {
+    fn place_white(&mut self) {
+        self.white = 0;
+        for &p in &self.w[..self.wk as usize] {
+            self.white |= 1u64 << self.squares[p as usize];
+        }
+        let mut j = 0;
+        for i in 0..self.n as usize {
+            if self.white & (1u64 << self.squares[i]) == 0 {
+                self.rest[j] = self.squares[i];
+                j += 1;
+            }
+        }
+    }
+
+    /// The squares no man holds, in order.
+    pub fn free(&self) -> &[u8] {
+        &self.squares[..self.n as usize]
+    }
+}
+
+impl Iterator for KingWalk {
+    /// White kings, black kings.
+    type Item = (u64, u64);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u64, u64)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let mut black = 0u64;
+        for &q in &self.b[..self.bk as usize] {
+            black |= 1u64 << self.rest[q as usize];
+        }
+        let item = (self.white, black);
+        if !next_positions(&mut self.b, self.bk as usize, self.n - self.wk) {
+            for (j, x) in self.b.iter_mut().enumerate() {
+                *x = j as u32;
+            }
+            if next_positions(&mut self.w, self.wk as usize, self.n) {
+                self.place_white();
+            }
+        }
+        Some(item)
     }
 }
 
@@ -398,6 +556,27 @@ mod tests {
         // squares below the top... less the white man's square when it is one of them.
         let ix = SliceIndex::<Board8>::new(Material::parse("MvM").unwrap());
         assert_eq!(ix.positions(), 4 * 28 + 24 * 27);
+    }
+
+    #[test]
+    fn walks_follow_the_numbering() {
+        for m in ["KvK", "KKvK", "KKKvKM", "MvKK", "KMvKKM", "KKvM"] {
+            let m = Material::parse(m).unwrap();
+            let ix = SliceIndex::<Board8>::new(m);
+            let (w, b) = ix.men_of(ix.men_configurations() / 2);
+            let men = w | b;
+            for start in [0, 1, ix.king_placements() / 3] {
+                let walk = ix.king_walk(men, start);
+                let free: Vec<u8> = walk.free().to_vec();
+                let mut k = start;
+                for (wk, bk) in walk {
+                    assert_eq!((wk, bk), ix.kings_of(men, k), "{m} at {k}");
+                    assert_eq!((wk, bk), ix.kings_of_free(&free, k));
+                    k += 1;
+                }
+                assert_eq!(k, ix.king_placements());
+            }
+        }
     }
 
     #[test]

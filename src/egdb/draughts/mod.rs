@@ -19,9 +19,10 @@
 //! `~/.local/share/tiao/egdb/english/KKvK.wdl`.
 //!
 //! Convention: positions whose side to move must capture are not stored (they read back as an
-//! unspecified value, which lets the files compress); the search resolves captures itself. The
-//! values ignore the draw counters (repetition, move-count rules): a table win may be a draw
-//! under a variant's counter if it takes longer than the counter allows.
+//! unspecified value, which lets the files compress); the probe answers for them from the
+//! positions after their captures, at distance 1. The distances are distances to the next
+//! capture (see [`retro`]). The values ignore the draw counters (repetition, move-count rules): a
+//! table win that takes longer than a counter allows is a draw under the rules.
 
 pub mod build;
 pub mod index;

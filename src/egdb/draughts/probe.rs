@@ -1,10 +1,12 @@
 //! The draughts tables as the search sees them: the files of one variant opened from a directory
 //! ([`open`]), and the [`Probe`] that answers for a position.
 //!
-//! Convention: a position whose side to move must capture is not in the tables; the probe
-//! answers `None` for it and the search resolves the captures (its quiescence search does), then
-//! probes the positions they lead to. A position of a slice whose file is absent or was refused
-//! is `None` too.
+//! Convention: a position whose side to move must capture is not stored in the files; the probe
+//! answers for it from the positions its captures lead to (looked up in turn, their own captures
+//! resolved the same way), at distance 1: a capture is the conversion the distances count to. So
+//! every position of a covered material has an answer on one scale, and a search that takes the
+//! shortest distance among its moves makes progress even when the shortest way is a sacrifice.
+//! A position of a slice whose file is absent or was refused (or that leads to one) is `None`.
 //!
 //! Invariant: only files that passed every check of [`Table`] (checksums, header) and carry the
 //! header their name calls for are probed; a block that fails to decode later answers `None`.
@@ -16,7 +18,7 @@ use crate::draughts::movegen;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
 use crate::egdb::{EgdbError, Kind, Opened, Probe, Probed, Table, Wdl};
-use crate::game::Variant;
+use crate::game::{MoveList, Variant};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -46,12 +48,16 @@ impl<R: Rules> DraughtsTables<R> {
         self.bytes
     }
 
-    /// The value of `pos` from the tables, with the conversion distance when it is there:
-    /// `None` when a capture is pending, or its slice is not open.
+    /// The value of `pos` from the tables, with the distance to capture when it is there (1 for
+    /// a position that must capture, whose value comes from its captures): `None` when its
+    /// slice, or one its captures lead to, is not open.
     #[inline]
     pub fn lookup(&self, pos: &Position<R>) -> Option<Probed> {
-        if pos.occupied().count_ones() > self.max_pieces || movegen::has_capture(pos) {
+        if pos.occupied().count_ones() > self.max_pieces {
             return None;
+        }
+        if movegen::has_capture(pos) {
+            return self.after_captures(pos);
         }
         let (mut w, mut b, mut k) = (pos.white(), pos.black(), pos.kings());
         if pos.side() == Color::Black {
@@ -73,6 +79,32 @@ impl<R: Rules> DraughtsTables<R> {
             _ => None,
         };
         Some(Probed { wdl, distance })
+    }
+}
+
+impl<R: Rules> DraughtsTables<R> {
+    /// A position that must capture: the best of its captures, distance 1.
+    #[cold]
+    fn after_captures(&self, pos: &Position<R>) -> Option<Probed> {
+        let mut list = MoveList::new();
+        movegen::generate(pos, &mut list);
+        let mut best = Wdl::Loss;
+        for m in list.iter() {
+            let child = pos.make(m);
+            let v = if child.pieces(child.side()) == 0 {
+                Wdl::Loss
+            } else {
+                self.lookup(&child)?.wdl
+            };
+            best = best.max(v.flip());
+            if best == Wdl::Win {
+                break;
+            }
+        }
+        Some(Probed {
+            wdl: best,
+            distance: (best != Wdl::Draw).then_some(1),
+        })
     }
 }
 

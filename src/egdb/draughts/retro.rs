@@ -12,53 +12,73 @@
 //! not depend on each other and are solved in parallel. Every position a subproblem looks up
 //! outside itself is then final.
 //!
+//! # Distance to capture
+//!
+//! Besides its value, every decided position gets its **distance to capture**: the plies until
+//! the next capture (by either side, the capture included) when the winner hurries to it and the
+//! loser delays it; 0 for a side without a move. A capture is what every variant's draw
+//! counters restart on (russian's 30 rounds count nothing else; the international and FMJD rules
+//! for a lone king count from the last change of material), so the engine that plays the
+//! shortest distance converts a win as early as the tables allow. A move that leaves the
+//! subproblem without capturing (a man's move, a promotion) carries its child's distance, plus
+//! one.
+//!
 //! # One subproblem
 //!
-//! 1. Each position is set up and its moves generated: no move is a loss; a position that must
-//!    capture takes its best capture (it is not stored: captures are left to the search, but its
-//!    value is needed here); a move leaving the subproblem to a position lost for the opponent is
-//!    a win; otherwise the moves staying inside (king moves) are counted, and whether a move out
-//!    draws is remembered. A position with no move inside is then a draw or a loss.
-//! 2. Resolved wins and losses are propagated backward, level by level: a predecessor (the
+//! 1. Each position is set up and its moves generated: no move is a loss at distance 0; a
+//!    position that must capture takes its best capture, distance 1 (it is not stored: captures
+//!    are left to the search, but its value is needed here); for the other moves, the moves
+//!    leaving the subproblem are looked up (a man's move or a promotion: its child's value and
+//!    distance), and the moves staying inside (king moves) counted. A move out to a position lost
+//!    for the opponent makes a win, pending at that distance; a position with no move inside is
+//!    decided by its moves out.
+//! 2. Decisions are propagated backward in order of distance (a bucket queue): a predecessor (the
 //!    position before one of the opponent's king moves, found by moving a king back along a
-//!    free diagonal) of a loss is a win; a predecessor all of whose moves inside lead to wins is
-//!    a loss (or a draw, when a move out draws). Level `d` holds the positions decided `d`
-//!    plies before their conversion: the **distance to conversion** (plies to the next move
-//!    that leaves the subproblem: a capture, a promotion or a man's move), which the winner
-//!    makes as short and the loser as long as it can.
+//!    free diagonal) of a loss at distance `d` is a win at `d + 1` at most; a pending win is final
+//!    when its bucket comes (its smallest distance); a predecessor all of whose moves inside lead
+//!    to wins is a loss, at one more than the longest of them and its losing moves out (or a
+//!    draw, when a move out draws).
 //! 3. What is left undecided is a draw.
 //!
 //! Large subproblems (the kings-only slices are one subproblem each) are solved with every
-//! thread: the positions set up in parallel, each level propagated in parallel with atomic
-//! updates (a win is claimed by compare-and-swap, a loss by the decrement that reaches zero), so
-//! the result is the same as the sequential one.
+//! thread: the positions set up in parallel, each bucket propagated in parallel with atomic
+//! updates (a pending win lowered by `fetch_min`, a loss decided by the decrement that reaches
+//! zero), so the result is the same as the sequential one.
 //!
 //! Invariants: a subproblem writes only its own positions' codes and distances, once each; it
-//! reads only positions of finished subproblems and slices, through [`Known::value`].
+//! reads only positions of finished subproblems and slices, through [`Known`]. Distances above
+//! 254 are stored as 254 (none occurs in the slices measured so far).
 
 use super::index::{Material, SliceIndex, rotate};
-use super::values::{Known, SliceData};
+use super::values::{Known, Lists, SliceData};
 use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry, free_part, step};
 use crate::draughts::movegen;
+use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::egdb::{NOT_STORED, Wdl};
+use crate::egdb::{EgdbError, NOT_STORED, Wdl};
 use crate::game::MoveList;
+use crate::memory::{self, MIB};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
 
-/// State bits of a position during a subproblem: the value code in the low two bits (0:
+/// State bits of a position during a subproblem: the final value code in the low two bits (0:
 /// undecided), then flags.
 const VALUE: u8 = 3;
 /// A move out of the subproblem draws.
 const DRAW_EXIT: u8 = 4;
 /// The side to move must capture: not stored.
 const CAPTURE: u8 = 8;
+/// A win is known, at the distance held, which may still shrink until its bucket comes.
+const PENDING_WIN: u8 = 16;
 
 const LOSS: u8 = Wdl::Loss.code();
 const DRAW: u8 = Wdl::Draw.code();
 const WIN: u8 = Wdl::Win.code();
+
+/// No distance yet.
+const FAR: u16 = u16::MAX;
 
 /// Subproblems at least this large are solved with every thread.
 const PARALLEL_FROM: u64 = 1 << 18;
@@ -71,6 +91,8 @@ struct Region<'a, R: Rules> {
     w: u64,
     /// Black's men.
     b: u64,
+    /// The squares no man holds, in order.
+    free: Vec<u8>,
 }
 
 /// One men configuration of the pair: its region, and its twin's unless it is its own twin.
@@ -79,6 +101,8 @@ struct Sub<'a, R: Rules> {
     regions: Vec<Region<'a, R>>,
     /// King placements of a region.
     kc: u64,
+    /// Distances are built (without them, every move out counts 1: the values are the same).
+    distances: bool,
 }
 
 /// What the set-up pass finds about one position.
@@ -86,8 +110,22 @@ struct Sub<'a, R: Rules> {
 struct Init {
     state: u8,
     count: u8,
-    /// Level, for decided positions.
-    level: u8,
+    /// The distance of a decided position or of a pending win ([`FAR`] otherwise).
+    dist: u16,
+    /// One more than the longest distance of the losing moves out (for a loss).
+    exit_loss: u8,
+}
+
+impl Init {
+    /// The bucket the position enters at set-up, if any.
+    fn bucket(&self) -> Option<u16> {
+        let v = self.state & VALUE;
+        (v == WIN || v == LOSS || self.state & PENDING_WIN != 0).then_some(self.dist)
+    }
+}
+
+fn sat(d: u16) -> u8 {
+    d.min(255) as u8
 }
 
 impl<'a, R: Rules> Sub<'a, R> {
@@ -100,89 +138,113 @@ impl<'a, R: Rules> Sub<'a, R> {
         if self.regions.len() == 2 { 1 - r } else { 0 }
     }
 
-    /// White's pieces, Black's pieces and the kings of local position `l` (White to move).
+    /// Region, White's pieces, Black's pieces and the kings of local position `l` (White to
+    /// move).
+    #[inline(always)]
     fn pieces(&self, l: u64) -> (usize, u64, u64, u64, u64) {
         let r = (l / self.kc) as usize;
         let reg = &self.regions[r];
-        let (wk, bk) = reg.data.index.kings_of(reg.w | reg.b, l % self.kc);
+        let (wk, bk) = reg.data.index.kings_of_free(&reg.free, l % self.kc);
         (r, reg.w | wk, reg.b | bk, wk, bk)
     }
 
-    fn position(&self, l: u64) -> Position<R> {
-        let (_, white, black, wk, bk) = self.pieces(l);
-        Position::from_parts(white, black, wk | bk, Color::White)
-            .expect("the numbering gives legal placements")
+    /// Calls `f(l, init)` for the local positions `lo..hi`, set up in order.
+    fn init_range(
+        &self,
+        lo: u64,
+        hi: u64,
+        scratch: &mut InitScratch,
+        mut f: impl FnMut(u64, Init),
+    ) {
+        let mut l = lo;
+        while l < hi {
+            let r = (l / self.kc) as usize;
+            let reg = &self.regions[r];
+            let end = hi.min((r as u64 + 1) * self.kc);
+            let walk = reg.data.index.king_walk(reg.w | reg.b, l % self.kc);
+            for (wk, bk) in walk.take((end - l) as usize) {
+                let pos = Position::from_parts(reg.w | wk, reg.b | bk, wk | bk, Color::White)
+                    .expect("the numbering gives legal placements");
+                f(l, self.init(&pos, scratch));
+                l += 1;
+            }
+        }
     }
 
     /// The value of a position outside the subproblem (final by the build order).
-    fn outside(&self, pos: &Position<R>) -> Wdl {
+    fn outside(&self, pos: &Position<R>, lists: &mut Lists) -> Wdl {
         self.known
-            .value(pos)
+            .value_with(pos, lists)
             .unwrap_or_else(|m| panic!("slice {} is needed and not built", m.material))
     }
 
-    /// Set-up of local position `l`.
-    fn init(&self, l: u64) -> Init {
-        let pos = self.position(l);
-        let mut list = MoveList::new();
-        movegen::generate(&pos, &mut list);
+    /// Set-up of a position of the subproblem.
+    fn init(&self, pos: &Position<R>, scratch: &mut InitScratch) -> Init {
+        let InitScratch { list, lists } = scratch;
+        movegen::generate(pos, list);
+        let decided = |state, dist| Init {
+            state,
+            count: 0,
+            dist,
+            exit_loss: 0,
+        };
         if list.is_empty() {
-            return Init {
-                state: LOSS,
-                count: 0,
-                level: 0,
-            };
+            return decided(LOSS, 0);
         }
         if list[0].is_capture() {
             let mut best = Wdl::Loss;
             for m in list.iter() {
-                best = best.max(self.outside(&pos.make(m)).flip());
+                best = best.max(self.outside(&pos.make(m), lists).flip());
                 if best == Wdl::Win {
                     break;
                 }
             }
-            return Init {
-                state: best.code() | CAPTURE,
-                count: 0,
-                level: 1,
-            };
+            return decided(best.code() | CAPTURE, 1);
         }
         let kings = pos.kings();
         let mut count = 0u8;
         let mut draw_exit = false;
+        let mut win_exit = FAR;
+        let mut exit_loss = 0u16;
         for m in list.iter() {
             if kings & (1u64 << m.from) != 0 {
                 count += 1;
                 continue;
             }
-            match self.outside(&pos.make(m)).flip() {
-                Wdl::Win => {
-                    return Init {
-                        state: WIN,
-                        count: 0,
-                        level: 1,
-                    };
-                }
-                Wdl::Draw => draw_exit = true,
-                Wdl::Loss => {}
+            let child = pos.make(m);
+            let v = self.outside(&child, lists).flip();
+            if v == Wdl::Draw {
+                draw_exit = true;
+                continue;
+            }
+            let d = 1 + if self.distances {
+                self.known
+                    .distance(&child)
+                    .expect("a decided position built with distances has one")
+            } else {
+                1
+            };
+            if v == Wdl::Win {
+                win_exit = win_exit.min(d);
+            } else {
+                exit_loss = exit_loss.max(d);
             }
         }
-        match (count, draw_exit) {
-            (0, true) => Init {
-                state: DRAW,
-                count: 0,
-                level: 0,
-            },
-            (0, false) => Init {
-                state: LOSS,
-                count: 0,
-                level: 1,
-            },
-            (n, d) => Init {
-                state: if d { DRAW_EXIT } else { 0 },
-                count: n,
-                level: 0,
-            },
+        let flags = if draw_exit { DRAW_EXIT } else { 0 };
+        if count == 0 {
+            return if win_exit != FAR {
+                decided(WIN, win_exit)
+            } else if draw_exit {
+                decided(DRAW, FAR)
+            } else {
+                decided(LOSS, exit_loss)
+            };
+        }
+        Init {
+            state: flags | if win_exit != FAR { PENDING_WIN } else { 0 },
+            count,
+            dist: win_exit,
+            exit_loss: sat(exit_loss),
         }
     }
 
@@ -231,7 +293,7 @@ impl<'a, R: Rules> Sub<'a, R> {
     }
 
     /// Writes the results of local position `l` into its slice.
-    fn store(&self, l: u64, state: u8, level: u32) {
+    fn store(&self, l: u64, state: u8, dist: u16) {
         let r = (l / self.kc) as usize;
         let reg = &self.regions[r];
         let i = reg.men_index * self.kc + l % self.kc;
@@ -241,11 +303,11 @@ impl<'a, R: Rules> Sub<'a, R> {
         };
         let stored = state & CAPTURE == 0;
         reg.data.wdl.set(i, if stored { value } else { NOT_STORED });
-        if let Some(dist) = &reg.data.distance
+        if let Some(d) = &reg.data.distance
             && stored
             && value != DRAW
         {
-            dist.set(i, 1 + level.min(254) as u8);
+            d.set(i, 1 + dist.min(254) as u8);
         }
     }
 
@@ -255,50 +317,66 @@ impl<'a, R: Rules> Sub<'a, R> {
         let Scratch {
             state,
             count,
-            level,
+            dist,
+            exit_loss,
             buckets,
+            init,
         } = scratch;
         state.clear();
         count.clear();
-        level.clear();
+        dist.clear();
+        exit_loss.clear();
         for b in buckets.iter_mut() {
             b.clear();
         }
-        for l in 0..n as u64 {
-            let i = self.init(l);
+        self.init_range(0, n as u64, init, |l, i| {
             state.push(i.state);
             count.push(i.count);
-            level.push(i.level);
-            let v = i.state & VALUE;
-            if v == WIN || v == LOSS {
-                push(buckets, i.level as usize, l as u32);
+            dist.push(i.dist);
+            exit_loss.push(i.exit_loss);
+            if let Some(d) = i.bucket() {
+                push(buckets, d as usize, l as u32);
             }
-        }
+        });
         let mut d = 0;
         while d < buckets.len() {
             let cur = std::mem::take(&mut buckets[d]);
             for &q in &cur {
-                let win = state[q as usize] & VALUE == WIN;
+                let q = q as usize;
+                if dist[q] != d as u16 {
+                    continue; // decided at a smaller distance
+                }
+                if state[q] & VALUE == 0 {
+                    // A pending win, final now.
+                    state[q] |= WIN;
+                }
+                let win = state[q] & VALUE == WIN;
                 self.predecessors(q as u64, |p| {
                     let p = p as usize;
                     if state[p] & VALUE != 0 {
                         return;
                     }
+                    let next = (d + 1) as u16;
                     if !win {
-                        state[p] |= WIN;
-                    } else {
-                        count[p] -= 1;
-                        if count[p] > 0 {
-                            return;
+                        if dist[p] > next {
+                            state[p] |= PENDING_WIN;
+                            dist[p] = next;
+                            push(buckets, next as usize, p as u32);
                         }
-                        if state[p] & DRAW_EXIT != 0 {
-                            state[p] |= DRAW;
-                            return;
-                        }
-                        state[p] |= LOSS;
+                        return;
                     }
-                    level[p] = (d + 1).min(255) as u8;
-                    push(buckets, d + 1, p as u32);
+                    count[p] -= 1;
+                    if count[p] > 0 || state[p] & PENDING_WIN != 0 {
+                        return;
+                    }
+                    if state[p] & DRAW_EXIT != 0 {
+                        state[p] |= DRAW;
+                        return;
+                    }
+                    let at = next.max(exit_loss[p] as u16);
+                    state[p] |= LOSS;
+                    dist[p] = at;
+                    push(buckets, at as usize, p as u32);
                 });
             }
             buckets[d] = cur;
@@ -306,8 +384,7 @@ impl<'a, R: Rules> Sub<'a, R> {
             d += 1;
         }
         for l in 0..n {
-            // Levels beyond 255 are kept exact in the buckets' order, saturated here.
-            self.store(l as u64, state[l], level[l] as u32);
+            self.store(l as u64, state[l], dist[l]);
         }
     }
 
@@ -317,68 +394,78 @@ impl<'a, R: Rules> Sub<'a, R> {
         assert!(n < u32::MAX as u64, "subproblem of {n} positions");
         let state: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
         let count: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
-        let level: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+        let exit_loss: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+        let dist: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(FAR)).collect();
         const CHUNK: u64 = 1 << 14;
-        let (first0, first1): (Vec<u32>, Vec<u32>) = (0..n.div_ceil(CHUNK))
+        let first: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|c| {
-                let (mut a, mut b) = (Vec::new(), Vec::new());
-                for l in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                    let i = self.init(l);
+            .map_init(InitScratch::default, |scratch, c| {
+                let mut entered = Vec::new();
+                self.init_range(c * CHUNK, ((c + 1) * CHUNK).min(n), scratch, |l, i| {
                     state[l as usize].store(i.state, Relaxed);
                     count[l as usize].store(i.count, Relaxed);
-                    level[l as usize].store(i.level, Relaxed);
-                    let v = i.state & VALUE;
-                    if v == WIN || v == LOSS {
-                        if i.level == 0 { &mut a } else { &mut b }.push(l as u32);
+                    dist[l as usize].store(i.dist, Relaxed);
+                    exit_loss[l as usize].store(i.exit_loss, Relaxed);
+                    if let Some(d) = i.bucket() {
+                        entered.push((d, l as u32));
                     }
-                }
+                });
                 progress(((c + 1) * CHUNK).min(n) - c * CHUNK);
-                (a, b)
+                entered
             })
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |(mut a, mut b), (c, d)| {
-                    a.extend(c);
-                    b.extend(d);
-                    (a, b)
-                },
-            );
-        let mut buckets = vec![first0, first1];
+            .reduce(Vec::new, |mut a, b| {
+                a.extend(b);
+                a
+            });
+        let mut buckets: Vec<Vec<u32>> = Vec::new();
+        for (d, l) in first {
+            push(&mut buckets, d as usize, l);
+        }
         let mut d = 0;
         while d < buckets.len() {
             let cur = std::mem::take(&mut buckets[d]);
-            let next: Vec<u32> = cur
+            let next: Vec<(u16, u32)> = cur
                 .par_chunks(4096)
                 .map(|qs| {
                     let mut next = Vec::new();
                     for &q in qs {
-                        let win = state[q as usize].load(Relaxed) & VALUE == WIN;
+                        let q = q as usize;
+                        if dist[q].load(Relaxed) != d as u16 {
+                            continue;
+                        }
+                        let s = state[q].load(Relaxed);
+                        let s = if s & VALUE == 0 {
+                            // A pending win, final now (entered once at this distance).
+                            state[q].fetch_or(WIN, Relaxed) | WIN
+                        } else {
+                            s
+                        };
+                        let win = s & VALUE == WIN;
+                        let at = (d + 1) as u16;
                         self.predecessors(q as u64, |p| {
                             let p = p as usize;
-                            let s = state[p].load(Relaxed);
-                            if s & VALUE != 0 {
+                            let sp = state[p].load(Relaxed);
+                            if sp & VALUE != 0 {
                                 return;
                             }
                             if !win {
-                                if state[p]
-                                    .compare_exchange(s, s | WIN, Relaxed, Relaxed)
-                                    .is_err()
-                                {
-                                    return;
+                                if dist[p].fetch_min(at, Relaxed) > at {
+                                    state[p].fetch_or(PENDING_WIN, Relaxed);
+                                    next.push((at, p as u32));
                                 }
-                            } else {
-                                if count[p].fetch_sub(1, Relaxed) != 1 {
-                                    return;
-                                }
-                                if s & DRAW_EXIT != 0 {
-                                    state[p].fetch_or(DRAW, Relaxed);
-                                    return;
-                                }
-                                state[p].fetch_or(LOSS, Relaxed);
+                                return;
                             }
-                            level[p].store((d + 1).min(255) as u8, Relaxed);
-                            next.push(p as u32);
+                            if count[p].fetch_sub(1, Relaxed) != 1 || sp & PENDING_WIN != 0 {
+                                return;
+                            }
+                            if sp & DRAW_EXIT != 0 {
+                                state[p].fetch_or(DRAW, Relaxed);
+                                return;
+                            }
+                            let lose_at = at.max(exit_loss[p].load(Relaxed) as u16);
+                            dist[p].store(lose_at, Relaxed);
+                            state[p].fetch_or(LOSS, Relaxed);
+                            next.push((lose_at, p as u32));
                         });
                     }
                     next
@@ -387,11 +474,8 @@ impl<'a, R: Rules> Sub<'a, R> {
                     a.extend(b);
                     a
                 });
-            if !next.is_empty() {
-                if buckets.len() <= d + 1 {
-                    buckets.push(Vec::new());
-                }
-                buckets[d + 1].extend(next);
+            for (at, p) in next {
+                push(&mut buckets, at as usize, p);
             }
             d += 1;
         }
@@ -399,7 +483,7 @@ impl<'a, R: Rules> Sub<'a, R> {
             self.store(
                 l,
                 state[l as usize].load(Relaxed),
-                level[l as usize].load(Relaxed) as u32,
+                dist[l as usize].load(Relaxed),
             )
         });
     }
@@ -417,8 +501,17 @@ fn push(buckets: &mut Vec<Vec<u32>>, d: usize, l: u32) {
 struct Scratch {
     state: Vec<u8>,
     count: Vec<u8>,
-    level: Vec<u8>,
+    dist: Vec<u16>,
+    exit_loss: Vec<u8>,
     buckets: Vec<Vec<u32>>,
+    init: InitScratch,
+}
+
+/// Move lists of the set-up pass, reused.
+#[derive(Default)]
+struct InitScratch {
+    list: Box<MoveList<Move>>,
+    lists: Lists,
 }
 
 /// The sets of `k` squares of `region`, grouped by their advancement (white men count rows up
@@ -469,7 +562,15 @@ fn men_sets<G: Geometry>(region: u64, k: u32, white: bool) -> Vec<Vec<u64>> {
 /// Solves the pair of slice `m` and its twin `m.flip()`, both already in `known` with every
 /// code [`NOT_STORED`]; every slice they lead to by a capture or a promotion must be in `known`
 /// and final. `progress` is called with the number of positions solved as they are.
-pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u64) + Sync)) {
+///
+/// The working memory of the largest subproblem (5 bytes a position, for the kings-only slices
+/// all of the pair's positions) is checked against what the machine has first: too much is an
+/// error, not an abort.
+pub fn solve_pair<R: Rules>(
+    known: &Known<R>,
+    m: Material,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), EgdbError> {
     let s = known.get(m).expect("the slice is in the known set");
     let t = known
         .get(m.flip())
@@ -480,7 +581,16 @@ pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u6
     let black_sets = &men_sets::<R::Board>(SliceIndex::<R::Board>::BLACK_MEN, m.bm as u32, false);
     let black_sets: &Vec<Vec<u64>> = black_sets;
     let max_adv = (white_sets.len() + black_sets.len()).saturating_sub(2);
-    let parallel_inside = kc * if twin_is_self { 1 } else { 2 } >= PARALLEL_FROM;
+    let largest = kc * if twin_is_self { 1 } else { 2 };
+    let parallel_inside = largest >= PARALLEL_FROM;
+    if parallel_inside {
+        memory::check("retrograde analysis", (largest * 5).div_ceil(MIB)).map_err(|e| {
+            EgdbError::Io {
+                path: format!("slice {m}").into(),
+                error: e.to_string(),
+            }
+        })?;
+    }
     for a in (0..=max_adv).rev() {
         // Every (white men, black men) of advancement `a`, as (white set, list of black sets).
         let jobs: Vec<(u64, &[u64])> = white_sets
@@ -499,11 +609,13 @@ pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u6
             if twin_is_self && twin_index < men_index {
                 return;
             }
+            let free = |men: u64| Bits(<R::Board as Geometry>::ALL & !men).collect::<Vec<u8>>();
             let mut regions = vec![Region {
                 data: &**s,
                 men_index,
                 w,
                 b,
+                free: free(w | b),
             }];
             if !(twin_is_self && twin_index == men_index) {
                 regions.push(Region {
@@ -511,9 +623,15 @@ pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u6
                     men_index: twin_index,
                     w: tw,
                     b: tb,
+                    free: free(tw | tb),
                 });
             }
-            let sub = Sub { known, regions, kc };
+            let sub = Sub {
+                known,
+                regions,
+                kc,
+                distances: s.distance.is_some(),
+            };
             if parallel_inside {
                 sub.solve_parallel(progress);
             } else {
@@ -545,4 +663,5 @@ pub fn solve_pair<R: Rules>(known: &Known<R>, m: Material, progress: &(dyn Fn(u6
             });
         }
     }
+    Ok(())
 }

@@ -13,9 +13,10 @@
 
 use super::index::{Material, SliceIndex, rotate};
 use crate::draughts::movegen;
+use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::egdb::{EgdbError, NOT_STORED, Wdl};
+use crate::egdb::{EgdbError, NOT_STORED, Table, Wdl};
 use crate::game::MoveList;
 use crate::memory::{self, MIB};
 use std::sync::Arc;
@@ -97,8 +98,11 @@ pub struct SliceData<R: Rules> {
     pub index: SliceIndex<R::Board>,
     /// The codes ([`Wdl::code`], [`NOT_STORED`] for capture positions).
     pub wdl: Packed,
-    /// Distances: 0 for draws and positions not stored, else `1 + min(plies to conversion, 254)`.
+    /// Distances: 0 for draws and positions not stored, else `1 + min(plies to capture, 254)`.
     pub distance: Option<Distances>,
+    /// Distances read from their file block by block instead (a slice only looked up, where
+    /// memory matters more than speed: the promotions' slices of a build).
+    pub distance_file: Option<Table>,
 }
 
 impl<R: Rules> SliceData<R> {
@@ -114,6 +118,7 @@ impl<R: Rules> SliceData<R> {
             } else {
                 None
             },
+            distance_file: None,
             index,
         })
     }
@@ -182,15 +187,26 @@ impl<R: Rules> Known<R> {
     /// a code not stored where it should be) is a build-order bug in a build, a damaged table
     /// in a verification.
     pub fn value(&self, pos: &Position<R>) -> Result<Wdl, Missing> {
+        self.value_with(pos, &mut Lists::default())
+    }
+
+    /// [`Known::value`] with move lists reused from `lists`.
+    pub fn value_with(&self, pos: &Position<R>, lists: &mut Lists) -> Result<Wdl, Missing> {
         if pos.pieces(pos.side()) == 0 {
             return Ok(Wdl::Loss);
         }
         if movegen::has_capture(pos) {
-            let mut list = MoveList::new();
+            let mut list = lists.take();
             movegen::generate(pos, &mut list);
             let mut best = Wdl::Loss;
             for m in list.iter() {
-                let v = self.value(&pos.make(m))?.flip();
+                let v = match self.value_with(&pos.make(m), lists) {
+                    Ok(v) => v.flip(),
+                    Err(e) => {
+                        lists.give(list);
+                        return Err(e);
+                    }
+                };
                 if v > best {
                     best = v;
                     if v == Wdl::Win {
@@ -198,6 +214,7 @@ impl<R: Rules> Known<R> {
                     }
                 }
             }
+            lists.give(list);
             return Ok(best);
         }
         let missing = || Missing {
@@ -210,6 +227,43 @@ impl<R: Rules> Known<R> {
         };
         let (s, i) = self.locate(pos).ok_or_else(missing)?;
         Wdl::from_code(s.wdl.get(i)).ok_or_else(missing)
+    }
+}
+
+impl<R: Rules> Known<R> {
+    /// The distance to capture of a decided position: 0 for a side without pieces, 1 for a
+    /// position that must capture, else its stored distance; `None` for a draw, or when its slice
+    /// has no distances or is not known.
+    pub fn distance(&self, pos: &Position<R>) -> Option<u16> {
+        if pos.pieces(pos.side()) == 0 {
+            return Some(0);
+        }
+        if movegen::has_capture(pos) {
+            return Some(1);
+        }
+        let (s, i) = self.locate(pos)?;
+        let d = match (&s.distance, &s.distance_file) {
+            (Some(d), _) => d.get(i),
+            (None, Some(t)) => t.get(i).ok()?,
+            (None, None) => return None,
+        };
+        (d > 0).then(|| d as u16 - 1)
+    }
+}
+
+/// Move lists kept for reuse (a [`MoveList`] is large: making one clears it whole).
+#[derive(Default)]
+pub struct Lists(Vec<Box<MoveList<Move>>>);
+
+impl Lists {
+    /// A list (its contents are stale).
+    pub fn take(&mut self) -> Box<MoveList<Move>> {
+        self.0.pop().unwrap_or_default()
+    }
+
+    /// Gives a list back.
+    pub fn give(&mut self, l: Box<MoveList<Move>>) {
+        self.0.push(l);
     }
 }
 

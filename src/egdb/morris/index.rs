@@ -26,7 +26,7 @@
 //! has exactly one index. The other slots of such rows are **holes**: never the index of a
 //! position, skipped by the solver and the verifier, stored as draws: about a fifth of the slots in
 //! sectors whose other side has 3 pieces (58 of the 158 classes of 3-point sets are symmetric),
-//! 4 to 7% from 10 pieces on the board (measured, `docs/morris-egdb.md`).
+//! 4 to 7% from 10 pieces on the board (measured, `docs/egdb.md`).
 //!
 //! This layout keeps a position's predecessors (the moves of the side not to move, undone) in one
 //! row: they share its `stm` set, which is their `opp` set. The solver walks predecessors far more

@@ -1,0 +1,110 @@
+//! The verify pass and the resumable build: tables built in the test run agree with the values
+//! of their successors (and their distances with their successors' distances); a table whose
+//! values were changed, even with its checksums remade, fails verification, naming the slice;
+//! a build run again skips what is built, and rebuilds only what is missing.
+
+mod egdb_common;
+
+use egdb_common::*;
+use std::fs;
+use tiao::draughts::rules::{Duoyibu, English, Rules};
+use tiao::egdb::draughts::index::Material;
+use tiao::egdb::draughts::{DraughtsBuilder, distance_path, wdl_path};
+use tiao::egdb::driver;
+use tiao::egdb::{Kind, Table, TableWriter, Wdl};
+
+fn verify<R: Rules>(b: &DraughtsBuilder<R>) -> driver::Verified {
+    driver::verify(b, false, &mut |_, _| {}).unwrap()
+}
+
+#[test]
+fn built_tables_pass_the_verify_pass() {
+    let dir = temp_dir("verify-ok");
+    let b = build_all::<English>(&dir, 4);
+    let v = verify(&b);
+    assert_eq!(v.errors, 0, "{:?}", v.examples);
+    assert!(v.checked > 6_000_000, "{v:?}");
+    // Duoyibu's king rule (a king may not step toward a facing king) is in its tables too.
+    let dir = temp_dir("verify-duoyibu");
+    let b = build_all::<Duoyibu>(&dir, 3);
+    assert_eq!(verify(&b).errors, 0);
+}
+
+/// Rewrites a table with the symbol of position `changed` replaced by `to` (checksums remade).
+fn tamper(path: &std::path::Path, changed: u64, to: u8) {
+    let t = Table::open(path).unwrap();
+    let all = t.decode_all().unwrap();
+    TableWriter::new(t.header().clone())
+        .write(path, |i| if i == changed { to } else { all[i as usize] })
+        .unwrap();
+}
+
+#[test]
+fn a_changed_value_fails_verification() {
+    let dir = temp_dir("verify-bad");
+    let b = build_all::<English>(&dir, 3);
+    let m = Material::parse("KKvK").unwrap();
+    let path = wdl_path::<English>(&dir, m);
+    // A won position turned into a draw.
+    let t = Table::open(&path).unwrap();
+    let all = t.decode_all().unwrap();
+    let won = all.iter().position(|&c| c == Wdl::Win.code()).unwrap() as u64;
+    tamper(&path, won, Wdl::Draw.code());
+    let v = verify(&b);
+    assert!(v.errors >= 1, "{v:?}");
+    assert!(
+        v.examples.iter().any(|e| e.contains("KKvK")),
+        "{:?}",
+        v.examples
+    );
+    // A build skips a whole file (it checks checksums, not values): removed, it is rebuilt.
+    fs::remove_file(&path).unwrap();
+    let b = build_all::<English>(&dir, 3);
+    assert_eq!(verify(&b).errors, 0);
+    // A distance changed (the value right, the distance too long).
+    let dpath = distance_path::<English>(&dir, m);
+    let all = Table::open(&dpath).unwrap().decode_all().unwrap();
+    let codes = Table::open(&path).unwrap().decode_all().unwrap();
+    let i = (0..all.len())
+        .find(|&i| codes[i] == Wdl::Win.code() && all[i] > 3)
+        .unwrap();
+    tamper(&dpath, i as u64, all[i] + 2);
+    let v = verify(&b);
+    assert!(v.errors >= 1, "{v:?}");
+    assert!(
+        v.examples.iter().any(|e| e.contains("distance")),
+        "{:?}",
+        v.examples
+    );
+}
+
+#[test]
+fn a_build_resumes_where_it_stopped() {
+    let dir = temp_dir("resume");
+    let b = DraughtsBuilder::<English>::new(&dir, 3, true);
+    let first = driver::build(&b, false, &mut |_| {}).unwrap();
+    assert!(first.iter().all(|r| !r.skipped));
+    // Everything built: everything skipped.
+    let again = driver::build(&b, false, &mut |_| {}).unwrap();
+    assert!(again.iter().all(|r| r.skipped));
+    // An interrupted build: one table missing, another cut short, a partial file left.
+    let kvkk = wdl_path::<English>(&dir, Material::parse("KvKK").unwrap());
+    fs::remove_file(&kvkk).unwrap();
+    let mvm = wdl_path::<English>(&dir, Material::parse("MvM").unwrap());
+    let bytes = fs::read(&mvm).unwrap();
+    fs::write(&mvm, &bytes[..bytes.len() - 1]).unwrap();
+    fs::write(tiao::egdb::file::tmp_path(&kvkk), b"partial").unwrap();
+    let third = driver::build(&b, false, &mut |_| {}).unwrap();
+    let rebuilt: Vec<&str> = third
+        .iter()
+        .filter(|r| !r.skipped)
+        .map(|r| r.name.as_str())
+        .collect();
+    assert_eq!(rebuilt, ["MvM", "KvKK + KKvK"]);
+    assert!(!tiao::egdb::file::tmp_path(&kvkk).exists());
+    assert_eq!(verify(&b).errors, 0);
+    // A table read back: every stored code is a value, capture positions aside.
+    let t = Table::open(&kvkk).unwrap();
+    assert_eq!(t.header().kind, Kind::Wdl);
+    assert!(t.decode_all().unwrap().iter().all(|&c| c <= 3));
+}
