@@ -178,3 +178,67 @@ fn truncated_foreign_and_damaged_files_are_refused() {
     assert!(matches!(e, EgdbError::Io { .. }) && e.to_string().contains("missing.egdb"));
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// A header whose checksums agree with it but whose counts are absurd (a crafted file: the
+/// checksums are not a signature) is refused by its numbers, not trusted: no overflow, no
+/// out-of-bounds read, no allocation of what it claims.
+#[test]
+fn crafted_headers_are_refused_not_trusted() {
+    use tiao::egdb::file::checksum;
+    let d = dir("crafted");
+    let path = d.join("t.egdb");
+    write(&path, &header(Kind::Wdl, 5_000));
+    let good = std::fs::read(&path).unwrap();
+    let mut h = good[..HEADER_LEN].to_vec();
+    let payload = vec![0u8; 16];
+    let set = |h: &mut Vec<u8>, at: usize, v: u64| h[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    let seal = |h: &mut Vec<u8>, payload: &[u8]| {
+        let sum = checksum(payload);
+        h[112..120].copy_from_slice(&sum.to_le_bytes());
+        let sum = checksum(&h[..120]);
+        h[120..128].copy_from_slice(&sum.to_le_bytes());
+    };
+    // 2^64 - 1 positions in blocks of 1024: a block index of 2^57 entries in 16 bytes.
+    set(&mut h, 80, u64::MAX);
+    set(&mut h, 96, u64::MAX.div_ceil(1024));
+    set(&mut h, 104, payload.len() as u64);
+    seal(&mut h, &payload);
+    let mut bytes = h.clone();
+    bytes.extend_from_slice(&payload);
+    let e = Table::from_bytes(&path, bytes.clone()).unwrap_err();
+    assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(matches!(Table::open(&path), Err(EgdbError::Corrupt { .. })));
+    // Blocks of 8 positions (not this kind's size), so that the count of blocks is 2^61.
+    let mut h8 = h.clone();
+    h8[88..92].copy_from_slice(&8u32.to_le_bytes());
+    set(&mut h8, 96, u64::MAX.div_ceil(8));
+    seal(&mut h8, &payload);
+    let mut bytes = h8;
+    bytes.extend_from_slice(&payload);
+    let e = Table::from_bytes(&path, bytes).unwrap_err();
+    assert!(e.to_string().contains("blocks of 8 positions"), "{e}");
+    // A header that claims a payload of 2^60 bytes: refused as truncated when opened, before
+    // anything past the header is read.
+    let mut big = good[..HEADER_LEN].to_vec();
+    set(&mut big, 104, 1 << 60);
+    seal(&mut big, &[]);
+    big.extend_from_slice(&good[HEADER_LEN..]);
+    std::fs::write(&path, &big).unwrap();
+    match Table::open(&path) {
+        Err(EgdbError::Truncated { expected, .. }) => {
+            assert_eq!(expected, HEADER_LEN as u64 + (1 << 60))
+        }
+        other => panic!("{other:?}"),
+    }
+    // A file longer than its header says: refused when opened.
+    let mut long = good.clone();
+    long.extend_from_slice(&[0; 1000]);
+    std::fs::write(&path, &long).unwrap();
+    let e = Table::open(&path).unwrap_err();
+    assert!(e.to_string().contains("1000 bytes past the end"), "{e}");
+    // The good file still opens.
+    std::fs::write(&path, &good).unwrap();
+    assert!(Table::open(&path).is_ok());
+    let _ = std::fs::remove_dir_all(d);
+}

@@ -234,10 +234,17 @@ fn read_run(body: &[u8], width: Width, pos: &mut usize) -> Result<(u8, u64), Bad
             if b & 4 != 0 {
                 n |= read_varint(body, pos)? << 5;
             }
-            Ok((b & 3, n + 1))
+            Ok((b & 3, run_len(n)?))
         }
-        Width::Eight => Ok((b, read_varint(body, pos)? + 1)),
+        Width::Eight => Ok((b, run_len(read_varint(body, pos)?)?)),
     }
+}
+
+/// A run's length from its stored value (one less): a damaged block may store any value.
+fn run_len(stored: u64) -> Result<u64, BadBlock> {
+    stored
+        .checked_add(1)
+        .ok_or(BadBlock("a run length is too long"))
 }
 
 /// Every symbol of a block of `len` symbols, appended to `out`.
@@ -336,5 +343,12 @@ mod tests {
         assert!(decode_at(&[7], Width::Two, 100, 0).is_err());
         assert!(decode_at(&[], Width::Two, 100, 0).is_err());
         assert!(decode_all(&[RUNS, 0x80 | 4, 0x80], Width::Two, 100, &mut Vec::new()).is_err());
+        // A run whose stored length is u64::MAX (31 in its first byte, the rest in a varint):
+        // an error, not an overflow.
+        let huge = [
+            RUNS, 0xFC, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x07,
+        ];
+        assert!(decode_all(&huge, Width::Two, 100, &mut Vec::new()).is_err());
+        assert!(decode_at(&huge, Width::Two, 100, 5).is_err());
     }
 }

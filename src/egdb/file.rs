@@ -42,7 +42,7 @@ use super::EgdbError;
 use super::block::{self, Width};
 use rayon::prelude::*;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The file's first eight bytes.
@@ -99,7 +99,8 @@ impl GameTag {
 pub enum Kind {
     /// Win/draw/loss codes ([`Wdl::code`](super::Wdl::code)), 2 bits.
     Wdl,
-    /// Distances (plies, saturated at 255), 8 bits.
+    /// Distances (plies), a byte a position; each game says how (draughts: `1 + d` for d up
+    /// to 254, 0 for none).
     Distance,
 }
 
@@ -224,10 +225,7 @@ impl TableWriter {
     pub fn bytes(&self, symbol: impl Fn(u64) -> u8 + Sync) -> Vec<u8> {
         let h = &self.header;
         let width = h.kind.width();
-        let block_len = match h.kind {
-            Kind::Wdl => WDL_BLOCK,
-            Kind::Distance => DISTANCE_BLOCK,
-        } as u64;
+        let block_len = block_len_of(h.kind) as u64;
         let blocks = h.positions.div_ceil(block_len);
         let wild_value = (h.flags & FLAG_UNSTORED_UNSPECIFIED != 0).then_some(super::NOT_STORED);
         // Distance tables store ranks: the most frequent symbol is rank 0.
@@ -349,6 +347,14 @@ impl TableWriter {
 }
 
 /// Bytes of the symbol map at the start of a payload.
+/// Positions a block of a table of this kind.
+fn block_len_of(kind: Kind) -> u32 {
+    match kind {
+        Kind::Wdl => WDL_BLOCK,
+        Kind::Distance => DISTANCE_BLOCK,
+    }
+}
+
 fn map_len(kind: Kind) -> usize {
     match kind {
         Kind::Wdl => 0,
@@ -380,11 +386,45 @@ pub struct Table {
 
 impl Table {
     /// Reads and checks the table at `path` (see the module documentation for what is refused).
+    ///
+    /// The header is read first: a file whose length is not the one its (checked) header
+    /// gives is refused before the rest of it is read, so a large stray file named like a table
+    /// costs nothing.
     pub fn open(path: &Path) -> Result<Table, EgdbError> {
-        let bytes = fs::read(path).map_err(|e| EgdbError::Io {
+        let io = |e: std::io::Error| EgdbError::Io {
             path: path.to_path_buf(),
             error: e.to_string(),
-        })?;
+        };
+        let mut file = fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut head = vec![0u8; len.min(HEADER_LEN as u64) as usize];
+        file.read_exact(&mut head).map_err(io)?;
+        let whole_header = head.len() == HEADER_LEN
+            && head[..8] == MAGIC[..]
+            && u32_at(&head, 8) == FORMAT_VERSION
+            && u32_at(&head, 12) as usize == HEADER_LEN
+            && checksum(&head[..120]) == u64_at(&head, 120);
+        if !whole_header {
+            // Not a sound header of this version: `from_bytes` names the problem from it alone.
+            return Table::from_bytes(path, head);
+        }
+        let expected = (HEADER_LEN as u64).saturating_add(u64_at(&head, 104));
+        if len < expected {
+            return Err(EgdbError::Truncated {
+                path: path.to_path_buf(),
+                expected,
+                found: len,
+            });
+        }
+        if len > expected {
+            return Err(EgdbError::Corrupt {
+                path: path.to_path_buf(),
+                reason: format!("{} bytes past the end of the table", len - expected),
+            });
+        }
+        let mut bytes = head;
+        bytes.reserve_exact((len - HEADER_LEN as u64) as usize);
+        file.read_to_end(&mut bytes).map_err(io)?;
         Table::from_bytes(path, bytes)
     }
 
@@ -450,7 +490,14 @@ impl Table {
         let blocks = u64_at(hd, 96);
         let payload_len = u64_at(hd, 104);
         let payload_sum = u64_at(hd, 112);
-        if block_len == 0 || blocks != header.positions.div_ceil(block_len) {
+        if block_len != block_len_of(kind) as u64 {
+            return Err(bad(format!(
+                "blocks of {block_len} positions (a {} table has {})",
+                kind.name(),
+                block_len_of(kind)
+            )));
+        }
+        if blocks != header.positions.div_ceil(block_len) {
             return Err(bad(format!(
                 "{blocks} blocks of {block_len} positions for {} positions",
                 header.positions
@@ -481,10 +528,16 @@ impl Table {
         }
         bytes.drain(..HEADER_LEN);
         let index_at = map_len(kind);
-        let index_len = index_at as u64 + 8 * (blocks + 1);
-        if index_len > payload_len {
-            return Err(bad("block index longer than the payload".into()));
-        }
+        // Checked: the header's counts are the file's word, not ours (a crafted file may hold
+        // any 64-bit numbers that its checksums agree with).
+        let index_len = match blocks
+            .checked_add(1)
+            .and_then(|n| n.checked_mul(8))
+            .and_then(|n| n.checked_add(index_at as u64))
+        {
+            Some(n) if n <= payload_len => n,
+            _ => return Err(bad("block index longer than the payload".into())),
+        };
         let mut symbols = [0u8; 256];
         for (i, s) in symbols.iter_mut().enumerate() {
             *s = if index_at > 0 { bytes[i] } else { i as u8 };

@@ -97,8 +97,8 @@ impl fmt::Display for Wdl {
 }
 
 /// A table probe's answer: the value, and, when distance tables are present, the plies to the
-/// next conversion (a capture, a promotion or a man's move in draughts) with best play: the
-/// winner converts as soon as it can, the loser holds out as long as it can.
+/// next conversion (draughts: the next capture, by either side; Morris: the next removal) with
+/// best play: the winner converts as soon as it can, the loser holds out as long as it can.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Probed {
     /// Win, draw or loss for the side to move.
@@ -113,8 +113,9 @@ pub struct Probed {
 /// search calls [`probe`](Probe::probe) at every node with at most
 /// [`max_pieces`](Probe::max_pieces) pieces.
 pub trait Probe<G>: Send + Sync {
-    /// The exact value of `pos` for its side to move, when the tables cover it and the game's
-    /// convention allows probing it (draughts: no capture pending); `None` otherwise.
+    /// The exact value of `pos` for its side to move under the game's draw counters, when the
+    /// tables cover it (draughts: a position that must capture is answered from the positions
+    /// after its captures, at distance 1); `None` otherwise.
     fn probe(&self, pos: &G) -> Option<Probed>;
     /// The most pieces of any position the tables cover (the search does not ask above it).
     fn max_pieces(&self) -> u32;
@@ -191,6 +192,8 @@ pub enum EgdbError {
     },
     /// A damaged table that passed its checksum (or a bad header field).
     Corrupt { path: PathBuf, reason: String },
+    /// A build this code or this machine cannot do (`what` names the slice or sector).
+    TooLarge { what: String, reason: String },
 }
 
 impl fmt::Display for EgdbError {
@@ -239,6 +242,7 @@ impl fmt::Display for EgdbError {
                 "{}: a table of another {what}: {found}, expected {expected}",
                 path.display()
             ),
+            EgdbError::TooLarge { what, reason } => write!(f, "{what}: {reason}"),
             EgdbError::Corrupt { path, reason } => {
                 write!(f, "{}: damaged table: {reason}", path.display())
             }

@@ -8,7 +8,8 @@
 //!
 //! Memory: a unit holds every slice of fewer pieces (2 bits a position), the two slices its
 //! promotions reach, its own two slices (2 bits, and a byte a position for distances), and the
-//! working arrays of its largest subproblem (3 bytes a position).
+//! working arrays of its largest subproblem (up to 17 bytes a position when every thread
+//! solves it, see `retro::PARALLEL_BYTES`).
 
 use super::index::{Material, SliceIndex};
 use super::retro;
@@ -42,13 +43,19 @@ pub struct DraughtsBuilder<R: Rules> {
 
 /// The header a slice's file carries.
 pub fn header<R: Rules>(m: Material, kind: Kind) -> Header {
+    header_of_size::<R>(m, kind, SliceIndex::<R::Board>::new(m).positions())
+}
+
+/// The header a slice's file carries, with its size given (computing it needs the slice's
+/// numbering).
+pub fn header_of_size<R: Rules>(m: Material, kind: Kind, positions: u64) -> Header {
     Header {
         game: GameTag::Draughts,
         variant: R::VARIANT.name().to_string(),
         kind,
         slice: m.to_string(),
         slice_id: m.id(),
-        positions: SliceIndex::<R::Board>::new(m).positions(),
+        positions,
         flags: FLAG_UNSTORED_UNSPECIFIED,
     }
 }
@@ -259,6 +266,17 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         retro::solve_pair(&known, m, progress)?;
         for data in &mine {
             let s = data.index.material;
+            let saturated = data.saturated.load(Relaxed);
+            if saturated > 0 {
+                return Err(EgdbError::TooLarge {
+                    what: format!("slice {s}"),
+                    reason: format!(
+                        "{saturated} positions lie more than {} plies from a capture, more than \
+                         a distance file holds (build with --no-distance)",
+                        retro::MAX_DISTANCE
+                    ),
+                });
+            }
             TableWriter::new(header::<R>(s, Kind::Wdl))
                 .write(&wdl_path::<R>(&self.dir, s), |i| data.wdl.get(i))?;
             if let Some(dist) = &data.distance {

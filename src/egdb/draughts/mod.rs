@@ -39,6 +39,10 @@ pub use probe::{DraughtsTables, open, open_tables};
 
 /// Extension of a win/draw/loss file.
 pub const WDL_EXT: &str = ".wdl";
+
+/// The most pieces of a table: `tiao egdb build` goes up to 7 on the 8x8 boards and 6 on 10x10
+/// (a 7-piece 10x10 slice has more positions with the same men than the solver numbers).
+pub const MAX_TABLE_PIECES: u32 = 7;
 /// Extension of a distance file.
 pub const DISTANCE_EXT: &str = ".dtc";
 

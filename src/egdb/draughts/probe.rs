@@ -11,8 +11,9 @@
 //! Invariant: only files that passed every check of [`Table`] (checksums, header) and carry the
 //! header their name calls for are probed; a block that fails to decode later answers `None`.
 
+use super::build::{header, header_of_size};
 use super::index::{Material, SliceIndex, rotate};
-use super::{DISTANCE_EXT, WDL_EXT, build::header};
+use super::{DISTANCE_EXT, MAX_TABLE_PIECES, WDL_EXT};
 use crate::color::Color;
 use crate::draughts::movegen;
 use crate::draughts::position::Position;
@@ -108,15 +109,78 @@ impl<R: Rules> DraughtsTables<R> {
     }
 }
 
+/// The plies the variant's draw counters leave before one of them ends the game, as far as the
+/// position tells (`None`: no counter applies), and whether any of them is running.
+///
+/// A rule applies when its material condition holds now; it ends the game at the position
+/// where its counter reaches its threshold, so with counter `c` and threshold `T` it leaves
+/// `T - c` plies. A decided position `d` plies from its next capture (the winner hurrying, the
+/// loser delaying) is decided only if `d` is within that room, else it is a draw: the loser
+/// delays and the winner has no faster capture. A rule that a man's move or a promotion resets
+/// is left out while men are on the board: such a move may come before the capture and restart
+/// it. After a capture the next position is judged on its own counters (the search probes it).
+fn counter_room<R: Rules>(pos: &Position<R>) -> (Option<u32>, bool) {
+    let pieces = [pos.white(), pos.black()];
+    let counters = pos.counters();
+    let mut room: Option<u32> = None;
+    let mut running = false;
+    for (i, rule) in R::DRAW.rules.iter().enumerate() {
+        let reset_by_men = rule.resets.man_move || rule.resets.promotion;
+        if (reset_by_men && pos.men() != 0)
+            || !rule.condition.holds::<R::Board>(pieces, pos.kings())
+        {
+            continue;
+        }
+        let c = counters.by_rule[i] as u32;
+        running |= c > 0;
+        let left = (rule.plies as u32).saturating_sub(c);
+        room = Some(room.map_or(left, |r| r.min(left)));
+    }
+    (room, running)
+}
+
 impl<R: Rules> Probe<Position<R>> for DraughtsTables<R> {
+    /// The tables' value under the draw counters: a win or loss that a counter would end first
+    /// is a draw ([`counter_room`]). Without a distance file the tables cannot tell, so a
+    /// decided value is answered only while no counter that applies is running (a counter at
+    /// 0 for every rule whose condition holds), and the search decides otherwise.
     #[inline]
     fn probe(&self, pos: &Position<R>) -> Option<Probed> {
-        self.lookup(pos)
+        let p = self.lookup(pos)?;
+        if p.wdl == Wdl::Draw {
+            return Some(p);
+        }
+        let (room, running) = counter_room(pos);
+        match p.distance {
+            Some(d) if room.is_none_or(|r| d as u32 <= r) => Some(p),
+            Some(_) => Some(Probed {
+                wdl: Wdl::Draw,
+                distance: None,
+            }),
+            None => (!running).then_some(p),
+        }
     }
 
     fn max_pieces(&self) -> u32 {
         self.max_pieces
     }
+}
+
+/// Opens the table of slice `m` and kind `kind` at `path`, refused unless its header is
+/// exactly the one a build writes. The slice's name is compared first: the expected header's
+/// size needs the slice's numbering, costly for a large slice a stray file may be named after.
+fn open_slice<R: Rules>(path: &Path, m: Material, kind: Kind) -> Result<Table, EgdbError> {
+    let t = Table::open(path)?;
+    // Game, variant, kind and slice first, with the file's own size (free to compute).
+    t.expect(&header_of_size::<R>(m, kind, t.header().positions))?;
+    if m.pieces() > MAX_TABLE_PIECES {
+        return Err(EgdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason: format!("a slice of more than {MAX_TABLE_PIECES} pieces"),
+        });
+    }
+    t.expect(&header::<R>(m, kind))?;
+    Ok(t)
 }
 
 /// Opens the tables of variant `R` under `dir` (its `<variant>/` subdirectory): every
@@ -174,9 +238,7 @@ pub fn open_tables<R: Rules>(dir: &Path) -> (DraughtsTables<R>, Vec<EgdbError>) 
             });
             continue;
         };
-        let wdl = match Table::open(&path)
-            .and_then(|t| t.expect(&header::<R>(m, Kind::Wdl)).map(|_| t))
-        {
+        let wdl = match open_slice::<R>(&path, m, Kind::Wdl) {
             Ok(t) => t,
             Err(e) => {
                 problems.push(e);
@@ -185,9 +247,7 @@ pub fn open_tables<R: Rules>(dir: &Path) -> (DraughtsTables<R>, Vec<EgdbError>) 
         };
         let dpath = path.with_file_name(format!("{stem}{DISTANCE_EXT}"));
         let distance = if dpath.exists() {
-            match Table::open(&dpath)
-                .and_then(|t| t.expect(&header::<R>(m, Kind::Distance)).map(|_| t))
-            {
+            match open_slice::<R>(&dpath, m, Kind::Distance) {
                 Ok(t) => Some(t),
                 Err(e) => {
                     problems.push(e);

@@ -83,6 +83,15 @@ const FAR: u16 = u16::MAX;
 /// Subproblems at least this large are solved with every thread.
 const PARALLEL_FROM: u64 = 1 << 18;
 
+/// Working bytes a position of a subproblem solved with every thread: value, count and exit
+/// bytes and a 2-byte distance (5), an entry in the list of positions decided at set-up (8) and
+/// one in the distance buckets (4), taken as if every position were decided at set-up.
+const PARALLEL_BYTES: u64 = 17;
+
+/// The longest distance a distance file holds (stored as `1 + d` in a byte, 0 meaning none). A
+/// longer one is counted in [`SliceData::saturated`] and the build refuses the slice.
+pub const MAX_DISTANCE: u16 = 254;
+
 /// One side of a subproblem: a slice's men configuration, White to move.
 struct Region<'a, R: Rules> {
     data: &'a SliceData<R>,
@@ -307,7 +316,10 @@ impl<'a, R: Rules> Sub<'a, R> {
             && stored
             && value != DRAW
         {
-            d.set(i, 1 + dist.min(254) as u8);
+            if dist > MAX_DISTANCE {
+                reg.data.saturated.fetch_add(1, Relaxed);
+            }
+            d.set(i, 1 + dist.min(MAX_DISTANCE) as u8);
         }
     }
 
@@ -391,7 +403,7 @@ impl<'a, R: Rules> Sub<'a, R> {
     /// Solves the subproblem with every thread.
     fn solve_parallel(&self, progress: &(dyn Fn(u64) + Sync)) {
         let n = self.len();
-        assert!(n < u32::MAX as u64, "subproblem of {n} positions");
+        debug_assert!(n < u32::MAX as u64, "solve_pair refuses larger subproblems");
         let state: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
         let count: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
         let exit_loss: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
@@ -563,9 +575,9 @@ fn men_sets<G: Geometry>(region: u64, k: u32, white: bool) -> Vec<Vec<u64>> {
 /// code [`NOT_STORED`]; every slice they lead to by a capture or a promotion must be in `known`
 /// and final. `progress` is called with the number of positions solved as they are.
 ///
-/// The working memory of the largest subproblem (5 bytes a position, for the kings-only slices
-/// all of the pair's positions) is checked against what the machine has first: too much is an
-/// error, not an abort.
+/// The working memory of the largest subproblem ([`PARALLEL_BYTES`] a position, for the
+/// kings-only slices all of the pair's positions) is checked against what the machine has
+/// first: too much is an error, not an abort; so is a subproblem of 2^32 positions or more.
 pub fn solve_pair<R: Rules>(
     known: &Known<R>,
     m: Material,
@@ -583,12 +595,22 @@ pub fn solve_pair<R: Rules>(
     let max_adv = (white_sets.len() + black_sets.len()).saturating_sub(2);
     let largest = kc * if twin_is_self { 1 } else { 2 };
     let parallel_inside = largest >= PARALLEL_FROM;
+    if largest >= u32::MAX as u64 {
+        return Err(EgdbError::TooLarge {
+            what: format!("slice {m}"),
+            reason: format!(
+                "{largest} positions with the same men, more than this solver numbers (2^32)"
+            ),
+        });
+    }
     if parallel_inside {
-        memory::check("retrograde analysis", (largest * 5).div_ceil(MIB)).map_err(|e| {
-            EgdbError::Io {
-                path: format!("slice {m}").into(),
-                error: e.to_string(),
-            }
+        memory::check(
+            "retrograde analysis",
+            (largest * PARALLEL_BYTES).div_ceil(MIB),
+        )
+        .map_err(|e| EgdbError::TooLarge {
+            what: format!("slice {m}"),
+            reason: e.to_string(),
         })?;
     }
     for a in (0..=max_adv).rev() {

@@ -103,6 +103,9 @@ pub struct SliceData<R: Rules> {
     /// Distances read from their file block by block instead (a slice only looked up, where
     /// memory matters more than speed: the promotions' slices of a build).
     pub distance_file: Option<Table>,
+    /// Positions of a build whose distance was above [`MAX_DISTANCE`](super::retro::MAX_DISTANCE)
+    /// (stored as that): the build refuses to write such a slice.
+    pub saturated: AtomicU64,
 }
 
 impl<R: Rules> SliceData<R> {
@@ -119,6 +122,7 @@ impl<R: Rules> SliceData<R> {
                 None
             },
             distance_file: None,
+            saturated: AtomicU64::new(0),
             index,
         })
     }
