@@ -158,6 +158,15 @@ fn accept_all<'s, 'a: 's>(
             }
         };
         if shared.closing.load(Ordering::Acquire) {
+            // The games are played. This connection, and every one queued behind it (a client
+            // that connected during the last game, before this thread got to it), is told so
+            // rather than reset. One of them is the wake-up connection: it is not logged.
+            tell_closed(stream);
+            if listener.set_nonblocking(true).is_ok() {
+                while let Ok((stream, _)) = listener.accept() {
+                    tell_closed(stream);
+                }
+            }
             return;
         }
         let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed) + 1;
@@ -197,11 +206,23 @@ fn wait_or_refuse(shared: &Shared, stream: TcpStream, addr: SocketAddr, conn: u6
     refuse(shared, stream, addr, conn, REFUSAL_READ);
 }
 
+/// Tells a connection that came after the last game that tiao has played its games (a CHAT),
+/// and closes it; not logged (see [`accept_all`]).
+fn tell_closed(mut stream: TcpStream) {
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+    let _ = stream.write_all(&encode(&Message::Chat(format!("tiao: {CLOSED}")).to_wire()));
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// Why a connection after the last game is refused.
+const CLOSED: &str = "tiao has played all its games";
+
 /// Tells a connection that tiao is busy: a CHAT, then GAMEACC 3 to a GAMEREQ that comes within
 /// `read` (none read when zero); then closes it.
 fn refuse(shared: &Shared, mut stream: TcpStream, addr: SocketAddr, conn: u64, read: Duration) {
     let why = if shared.closing.load(Ordering::Acquire) {
-        "tiao has played all its games"
+        CLOSED
     } else {
         "tiao is playing on another connection; try again later"
     };
