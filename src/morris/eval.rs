@@ -6,6 +6,11 @@
 //! is a count, so the evaluation is exactly symmetric: swapping the colours (and the side to move)
 //! gives the same score, and so do the 16 symmetries of the board.
 //!
+//! The evaluation is linear in the weights: [`term_counts`] gives what each weight multiplies
+//! (White's view, in [`Weights::NAMES`] order) and [`evaluate_with`] is their dot product with
+//! the weights, signed for the side to move and clamped. The tuner (`tiao tune -v morris`,
+//! `training::texel::morris`) fits the weights through the same counts.
+//!
 //! Features of a side:
 //! - material on the board and in hand;
 //! - closed mills;
@@ -164,37 +169,113 @@ pub fn features(pos: &MorrisPosition, c: Color) -> Features {
     f
 }
 
-/// The score of side `c`'s features (before the side-to-move bonus), in centi-men.
-fn score(w: &Weights, f: &Features, opponent_flies: bool) -> i32 {
-    let mut s = f.on_board * w.piece_on_board
-        + f.in_hand * w.piece_in_hand
-        + f.mills * w.mill
-        + f.open_mills * w.open_mill
-        + f.double_mills * w.double_mill
-        - f.blocked * w.blocked_piece
-        + f.mobility * w.mobility;
-    if f.threats >= 2 {
-        s += if opponent_flies {
-            w.fork_vs_flying
-        } else {
-            w.fork
-        };
+/// The number of weighted terms: the fields of [`Weights`], in their order.
+pub const TERMS: usize = 11;
+
+impl Weights {
+    /// The terms' names (the fields of [`Weights`]), in their order.
+    pub const NAMES: [&'static str; TERMS] = [
+        "piece_on_board",
+        "piece_in_hand",
+        "mill",
+        "open_mill",
+        "double_mill",
+        "fork",
+        "fork_vs_flying",
+        "blocked_piece",
+        "mobility",
+        "flying",
+        "mill_in_one",
+    ];
+
+    /// The weights in term order.
+    pub const fn to_array(&self) -> [i32; TERMS] {
+        [
+            self.piece_on_board,
+            self.piece_in_hand,
+            self.mill,
+            self.open_mill,
+            self.double_mill,
+            self.fork,
+            self.fork_vs_flying,
+            self.blocked_piece,
+            self.mobility,
+            self.flying,
+            self.mill_in_one,
+        ]
     }
-    if f.flies {
-        s += w.flying;
+
+    /// The weights of an array in term order.
+    pub const fn from_array(a: [i32; TERMS]) -> Weights {
+        Weights {
+            piece_on_board: a[0],
+            piece_in_hand: a[1],
+            mill: a[2],
+            open_mill: a[3],
+            double_mill: a[4],
+            fork: a[5],
+            fork_vs_flying: a[6],
+            blocked_piece: a[7],
+            mobility: a[8],
+            flying: a[9],
+            mill_in_one: a[10],
+        }
     }
-    s
+}
+
+/// The per-term counts of side `c` (before the side-to-move bonus), in term order: what each
+/// weight multiplies (`blocked_piece` counts against the side, so its count is negative).
+fn side_counts(f: &Features, opponent_flies: bool) -> [i32; TERMS] {
+    let fork = f.threats >= 2;
+    [
+        f.on_board,
+        f.in_hand,
+        f.mills,
+        f.open_mills,
+        f.double_mills,
+        i32::from(fork && !opponent_flies),
+        i32::from(fork && opponent_flies),
+        -f.blocked,
+        f.mobility,
+        i32::from(f.flies),
+        0,
+    ]
+}
+
+/// The term counts of `pos` from White's point of view: White's counts minus Black's, and the
+/// side-to-move bonus as +1 (White to move) or -1 (Black). The evaluation is exactly their dot
+/// product with the weights, seen from the side to move (then clamped): the tuner's view
+/// (`training::texel::morris`).
+pub fn term_counts(pos: &MorrisPosition) -> [i32; TERMS] {
+    let white = features(pos, Color::White);
+    let black = features(pos, Color::Black);
+    let (w, b) = (
+        side_counts(&white, black.flies),
+        side_counts(&black, white.flies),
+    );
+    let mut counts = [0; TERMS];
+    for (i, c) in counts.iter_mut().enumerate() {
+        *c = w[i] - b[i];
+    }
+    let mover = if pos.side() == Color::White {
+        &white
+    } else {
+        &black
+    };
+    if mover.threats > 0 {
+        counts[TERMS - 1] = if pos.side() == Color::White { 1 } else { -1 };
+    }
+    counts
 }
 
 /// The evaluation of `pos` with weights `w`, from the side to move's point of view.
 pub fn evaluate_with(pos: &MorrisPosition, w: &Weights) -> i32 {
-    let us = pos.side();
-    let mine = features(pos, us);
-    let theirs = features(pos, !us);
-    let mut s = score(w, &mine, theirs.flies) - score(w, &theirs, mine.flies);
-    if mine.threats > 0 {
-        s += w.mill_in_one;
-    }
+    let s: i32 = term_counts(pos)
+        .iter()
+        .zip(w.to_array())
+        .map(|(c, w)| c * w)
+        .sum();
+    let s = if pos.side() == Color::White { s } else { -s };
     s.clamp(-EVAL_MAX + 1, EVAL_MAX - 1)
 }
 
@@ -265,6 +346,40 @@ mod tests {
                 assert_eq!(q.evaluate(), e, "{p} under {map:?}");
             }
             assert_eq!(p.swapped_colours().evaluate(), e, "{p}");
+        }
+    }
+
+    #[test]
+    fn names_are_the_fields_in_order() {
+        let debug = format!("{WEIGHTS:?}");
+        let mut at = 0;
+        for name in Weights::NAMES {
+            let found = debug[at..].find(&format!("{name}:"));
+            assert!(found.is_some(), "{name} in {debug}");
+            at += found.unwrap();
+        }
+        assert_eq!(Weights::from_array(WEIGHTS.to_array()), WEIGHTS);
+    }
+
+    #[test]
+    fn evaluation_is_the_weighted_sum_of_the_counts() {
+        // Any weights: each term's own weight moves the score by its count.
+        for p in crate::morris::sample::random_positions(20, 80, 0x51) {
+            let counts = term_counts(&p);
+            let sign = if p.side() == Color::White { 1 } else { -1 };
+            for i in 0..TERMS {
+                let mut a = [0; TERMS];
+                a[i] = 1;
+                assert_eq!(
+                    evaluate_with(&p, &Weights::from_array(a)),
+                    sign * counts[i],
+                    "{} in {p}",
+                    Weights::NAMES[i]
+                );
+            }
+            // Colour-swapped, the counts change sign.
+            let q = p.swapped_colours();
+            assert_eq!(term_counts(&q), counts.map(|c| -c), "{p}");
         }
     }
 
