@@ -22,7 +22,9 @@
 //!   fork (the opponent can block one), worth much more against a flying side, whose every
 //!   piece is its last but two;
 //! - for a side that slides or will (not flying): blocked pieces (no empty neighbour) and
-//!   mobility (its slides);
+//!   mobility (its slides), the slides of a side that still places weighted again
+//!   (`placing_mobility`);
+//! - for a side that slides: its pieces that can close a mill with a slide (`slide_to_mill`);
 //! - the flying endgame: a flying side gets a flat bonus for its freedom instead of mobility.
 
 use super::board::{
@@ -58,9 +60,17 @@ pub struct Weights {
     pub flying: i32,
     /// Bonus of the side to move when it can close a mill with this move.
     pub mill_in_one: i32,
+    /// Per piece of a sliding side that can close a mill with a slide (next to an empty point
+    /// that completes a mill of its other pieces).
+    pub slide_to_mill: i32,
+    /// Per slide available to a side that still places (added to `mobility`: the placed
+    /// pieces' freedom foretells the moving phase's).
+    pub placing_mobility: i32,
 }
 
-/// The weights the engine plays with.
+/// The weights the engine plays with. `slide_to_mill` and `placing_mobility` are counted for the
+/// tuner but weigh nothing: the fits that gave them weight did not win a match (docs/strength.md,
+/// "Morris evaluation fit").
 pub const WEIGHTS: Weights = Weights {
     piece_on_board: 100,
     piece_in_hand: 100,
@@ -73,6 +83,8 @@ pub const WEIGHTS: Weights = Weights {
     mobility: 4,
     flying: 40,
     mill_in_one: 60,
+    slide_to_mill: 0,
+    placing_mobility: 0,
 };
 
 /// The counted features of one side (see the module documentation).
@@ -96,6 +108,10 @@ pub struct Features {
     pub mobility: i32,
     /// Whether the side flies.
     pub flies: bool,
+    /// Whether the side places (has pieces in hand).
+    pub places: bool,
+    /// Pieces that close a mill with a slide (0 for a side that places or flies).
+    pub slide_to_mill: i32,
 }
 
 /// The points where side `c` would close a mill if it were to move.
@@ -166,11 +182,24 @@ pub fn features(pos: &MorrisPosition, c: Color) -> Features {
         }
         f.blocked = (own & !next_to_empty).count_ones() as i32;
     }
+    f.places = places;
+    if !places && !flies {
+        // The pieces next to an empty point that completes a mill of the others.
+        let mut reach = 0;
+        for to in points(completing(own) & empty) {
+            for from in points(ADJACENT[to as usize] & own) {
+                if closes_mill((own ^ bit(from)) | bit(to), to) {
+                    reach |= bit(from);
+                }
+            }
+        }
+        f.slide_to_mill = reach.count_ones() as i32;
+    }
     f
 }
 
 /// The number of weighted terms: the fields of [`Weights`], in their order.
-pub const TERMS: usize = 11;
+pub const TERMS: usize = 13;
 
 impl Weights {
     /// The terms' names (the fields of [`Weights`]), in their order.
@@ -186,6 +215,8 @@ impl Weights {
         "mobility",
         "flying",
         "mill_in_one",
+        "slide_to_mill",
+        "placing_mobility",
     ];
 
     /// The weights in term order.
@@ -202,6 +233,8 @@ impl Weights {
             self.mobility,
             self.flying,
             self.mill_in_one,
+            self.slide_to_mill,
+            self.placing_mobility,
         ]
     }
 
@@ -219,9 +252,14 @@ impl Weights {
             mobility: a[8],
             flying: a[9],
             mill_in_one: a[10],
+            slide_to_mill: a[11],
+            placing_mobility: a[12],
         }
     }
 }
+
+/// The index of `mill_in_one`, the side to move's term.
+pub const MILL_IN_ONE: usize = 10;
 
 /// The per-term counts of side `c` (before the side-to-move bonus), in term order: what each
 /// weight multiplies (`blocked_piece` counts against the side, so its count is negative).
@@ -239,6 +277,8 @@ fn side_counts(f: &Features, opponent_flies: bool) -> [i32; TERMS] {
         f.mobility,
         i32::from(f.flies),
         0,
+        f.slide_to_mill,
+        if f.places { f.mobility } else { 0 },
     ]
 }
 
@@ -263,7 +303,7 @@ pub fn term_counts(pos: &MorrisPosition) -> [i32; TERMS] {
         &black
     };
     if mover.threats > 0 {
-        counts[TERMS - 1] = if pos.side() == Color::White { 1 } else { -1 };
+        counts[MILL_IN_ONE] = if pos.side() == Color::White { 1 } else { -1 };
     }
     counts
 }
@@ -346,6 +386,12 @@ mod tests {
                 assert_eq!(q.evaluate(), e, "{p} under {map:?}");
             }
             assert_eq!(p.swapped_colours().evaluate(), e, "{p}");
+            // The counts themselves, so that a term whose weight is 0 is checked too.
+            let counts = term_counts(&p);
+            for map in symmetries() {
+                let q = p.mapped(|s| map_set(&map, s));
+                assert_eq!(term_counts(&q), counts, "{p} under {map:?}");
+            }
         }
     }
 
@@ -410,6 +456,30 @@ mod tests {
         let f = features(&p, Color::White);
         assert_eq!(f.double_mills, 1);
         assert_eq!(f.threats, 1);
+    }
+
+    #[test]
+    fn slides_that_close_a_mill_and_placing_mobility() {
+        // a4 swings from the mill a1-a4-a7 to b4, completing b2-b4-b6: one piece.
+        let p = pos("W:Wa1,a4,a7,b2,b6:Bg1,g4,g7,d2:H0,0:R0");
+        assert_eq!(features(&p, Color::White).slide_to_mill, 1);
+        assert_eq!(features(&p, Color::Black).slide_to_mill, 0);
+        let c = term_counts(&p);
+        assert_eq!(
+            c[Weights::NAMES
+                .iter()
+                .position(|&n| n == "slide_to_mill")
+                .unwrap()],
+            1
+        );
+        assert_eq!(c[12], 0, "nobody places");
+        // Placing: White's a1 and d7 have 5 slides, Black's g1 2; a placing side's pieces
+        // cannot close a mill by a slide yet.
+        let p = pos("B:Wa1,d7:Bg1:H7,8:R0");
+        let c = term_counts(&p);
+        assert_eq!(Weights::NAMES[12], "placing_mobility");
+        assert_eq!((c[8], c[12]), (3, 3));
+        assert_eq!(c[11], 0);
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! the evaluation is linear in the weights, so each step solves a small linear system over the
 //! free terms).
 //!
-//! The games are read by [`read_games`], which refuses (a [`TuneError`], never a panic) a file it
+//! A game's samples start after its opening: `--skip-plies`, or the opening `tiao match` marked
+//! with a comment when it is longer. The games are read by [`read_games`], which refuses (a [`TuneError`], never a panic) a file it
 //! cannot read or parse and a game of another variant; [`collect`] replays them and leaves out,
 //! with the reason, a game without a result or with a move that does not replay.
 //!
@@ -181,9 +182,9 @@ pub fn read_games(paths: &[String], wanted: Variant) -> Result<Vec<PdnGame>, Tun
     Ok(games)
 }
 
-/// The samples of `games` replayed under `G`'s rules: every position from ply `skip_plies` on
-/// for which `counts` gives the term counts (it returns `None` for a position the fit leaves
-/// out).
+/// The samples of `games` replayed under `G`'s rules: every position from ply `skip_plies` on,
+/// and after the game's opening when `tiao match` marked it ([`PdnGame::opening_plies`]), for
+/// which `counts` gives the term counts (it returns `None` for a position the fit leaves out).
 pub fn collect<G: Game, const N: usize>(
     games: &[PdnGame],
     skip_plies: usize,
@@ -208,6 +209,7 @@ pub fn collect<G: Game, const N: usize>(
             }
         };
         c.game_starts.push(c.samples.len());
+        let skip_plies = skip_plies.max(g.opening_plies());
         let mut pos = start;
         for (ply, m) in moves.iter().enumerate() {
             if ply >= skip_plies
