@@ -106,6 +106,10 @@ impl fmt::Display for PdnError {
 
 impl std::error::Error for PdnError {}
 
+/// The comment `tiao match` writes after the last move of a game's opening (the moves it did not
+/// choose); tools that learn from the games start after it.
+pub const END_OF_OPENING: &str = "end of opening";
+
 /// The result tokens that end a game's move text.
 pub const RESULTS: [&str; 8] = ["2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "0-0", "*"];
 
@@ -129,6 +133,14 @@ impl PdnGame {
             Some((_, v)) => *v = value,
             None => self.tags.push((name.to_string(), value)),
         }
+    }
+
+    /// The plies of the game's opening: those up to the move marked [`END_OF_OPENING`], or 0.
+    pub fn opening_plies(&self) -> usize {
+        self.moves
+            .iter()
+            .position(|m| m.comments.iter().any(|c| c == END_OF_OPENING))
+            .map_or(0, |i| i + 1)
     }
 
     /// The starting FEN, if the game does not start from the variant's start position.

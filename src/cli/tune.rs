@@ -1,6 +1,7 @@
-//! `tiao tune`: fits a draughts family's evaluation weights to the results of PDN games and
-//! prints them as the `Weights` value to put in `src/draughts/eval/weights.rs` (the fitting is
-//! `tiao::training::texel`).
+//! `tiao tune`: fits an evaluation's weights to the results of PDN games and prints them as the
+//! `Weights` value to paste: a draughts family's into `src/draughts/eval/weights.rs`, Morris'
+//! (`-v morris`) into `src/morris/eval.rs` (the fitting is `tiao::training::texel`). With
+//! `--data`, fits the draughts pattern weights instead (`tiao::training::sparse`).
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -9,18 +10,23 @@ use tiao::dispatch;
 use tiao::draughts::eval::patterns;
 use tiao::draughts::eval::weights::{self, Term};
 use tiao::draughts::rules::Rules;
-use tiao::pdn;
-use tiao::training::{data, sparse, texel};
+use tiao::game::Variant;
+use tiao::morris::eval::{WEIGHTS as MORRIS_WEIGHTS, Weights as MorrisWeights};
+use tiao::training::texel::{self, draughts, morris};
+use tiao::training::{data, sparse};
 use tiao::variant::GameKind;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   tiao match --engine tiao --engine tiao --nodes 4000 --games 16000 --opening-plies 8 --concurrency 2 --pdn games.pdn
   tiao tune --pdn games.pdn --skip-plies 8
+  tiao match -v morris --engine tiao --engine tiao --nodes 2000 --games 2000 --opening-plies 8 --pdn morris.pdn
+  tiao tune -v morris --pdn morris.pdn --skip-plies 8
 
 The weights printed are those of the variant's family (international; brazilian, russian and
-duoyibu share one; english). The engine uses them once they replace the family's constant in
-src/draughts/eval/weights.rs and it is rebuilt: match the new build against the old one before keeping them.")]
+duoyibu share one; english), or Morris' WEIGHTS. The engine uses them once they replace the
+constant in src/draughts/eval/weights.rs (src/morris/eval.rs) and it is rebuilt: match the new
+build against the old one before keeping them.")]
 pub struct TuneArgs {
     #[command(flatten)]
     game: super::GameArgs,
@@ -44,7 +50,8 @@ pub struct TuneArgs {
     /// Steps of the fit at most, 1..=100000.
     #[arg(long, default_value_t = 100, value_parser = super::whole::<usize>(1, 100_000))]
     iterations: usize,
-    /// Weights kept as they are, by name (repeatable): king, advance[3], centre, ...
+    /// Weights kept as they are, by name (repeatable): king, advance[3], centre, ... (morris:
+    /// the fields of its Weights, mill, open_mill, ...)
     #[arg(long, value_name = "NAME")]
     fix: Vec<String>,
     /// Percent of the games held out to test the fitted weights on (every n-th game), 0..=99.
@@ -82,7 +89,7 @@ struct PatternArgs {
     /// Every n-th game is held out for validation.
     #[arg(long, default_value_t = 20)]
     holdout: usize,
-    /// Trainer threads.
+    /// Threads of the fit (either trainer).
     #[arg(long, short, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()),
           value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     threads: usize,
@@ -92,12 +99,140 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
     let kind = args.game.kind();
     if !args.patterns.data.is_empty() {
         return dispatch!(kind, R => run_patterns::<R>(&args.patterns, kind), morris => {
-            Err("tiao tune fits the draughts evaluation; morris has its own".to_string())
+            Err("--data fits the draughts pattern weights; morris has none (fit its weights \
+                 with --pdn)"
+                .to_string())
         });
     }
-    dispatch!(kind, R => run_rules::<R>(&args, kind), morris => {
-        Err("tiao tune fits the draughts evaluation; morris has its own".to_string())
-    })
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.patterns.threads)
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    pool.install(|| dispatch!(kind, R => run_rules::<R>(&args, kind), morris => run_morris(&args)))
+}
+
+/// The share of the games held out: every n-th game (0: none).
+fn holdout_every(test_percent: usize) -> usize {
+    100usize.checked_div(test_percent).map_or(0, |n| n.max(2))
+}
+
+/// The fit and test errors of a weight vector, as a line.
+fn errors_line<const N: usize>(
+    label: &str,
+    train: &[texel::Sample<N>],
+    test: &[texel::Sample<N>],
+    v: &texel::Vector<N>,
+    k: f64,
+) -> String {
+    let test_error = if test.is_empty() {
+        String::new()
+    } else {
+        format!(", test {:.6}", texel::error(test, v, k))
+    };
+    format!(
+        "mean squared error, {label}: fit {:.6}{test_error}",
+        texel::error(train, v, k)
+    )
+}
+
+/// The fit either game shares: holds every n-th game out, fits the scale to the weights
+/// `before`, then the `free` terms (reporting each step), and prints the errors before and after
+/// (those of the weights as `round` rounds them). Returns the fitted vector and which terms were
+/// free.
+fn fit_and_report<const N: usize>(
+    args: &TuneArgs,
+    title: &str,
+    collected: texel::Collected<N>,
+    games: usize,
+    before: texel::Vector<N>,
+    free: impl FnOnce(&[texel::Sample<N>]) -> [bool; N],
+    round: impl Fn(&texel::Vector<N>) -> texel::Vector<N>,
+) -> Result<(texel::Vector<N>, [bool; N]), String> {
+    for s in collected.skipped.iter().take(5) {
+        eprintln!("skipped {s}");
+    }
+    let (train, test) = collected.split(holdout_every(args.test_percent));
+    if train.is_empty() {
+        return Err(texel::TuneError::NoSamples {
+            games,
+            skipped: collected.skipped,
+        }
+        .to_string());
+    }
+    println!(
+        "{title}: {} positions from {} games ({} skipped): {} to fit, {} to test",
+        collected.samples.len(),
+        collected.game_starts.len(),
+        collected.skipped.len(),
+        train.len(),
+        test.len()
+    );
+    let k = texel::fit_scale(&train, &before);
+    println!("scale: {k:.6} per centi-man (fitted to the current weights)");
+    println!(
+        "{}",
+        errors_line("current weights", &train, &test, &before, k)
+    );
+    let free = free(&train);
+    let fitted = texel::fit_weights(&train, &before, k, &free, args.iterations, |step, e| {
+        println!("step {step:>3}: fit {e:.6}");
+    });
+    println!(
+        "{}",
+        errors_line(
+            "fitted weights (rounded)",
+            &train,
+            &test,
+            &round(&fitted),
+            k
+        )
+    );
+    Ok((fitted, free))
+}
+
+fn run_morris(args: &TuneArgs) -> Result<(), String> {
+    let start = Instant::now();
+    let fixed = args
+        .fix
+        .iter()
+        .map(|name| {
+            morris::term_of(name).ok_or_else(|| {
+                format!(
+                    "--fix {name}: no such weight (weights: {})",
+                    MorrisWeights::NAMES.join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    let games = texel::read_games(&args.pdn, Variant::Morris).map_err(|e| e.to_string())?;
+    let collected = morris::collect(&games, args.skip_plies);
+    let current = MORRIS_WEIGHTS;
+    let (fitted, free) = fit_and_report(
+        args,
+        "tune morris",
+        collected,
+        games.len(),
+        morris::vector(&current),
+        |train| morris::free_terms(train, &fixed),
+        |v| morris::vector(&morris::rounded(v)),
+    )?;
+    let new = morris::rounded(&fitted);
+    println!("{:<22} {:>8} {:>8}", "weight", "current", "fitted");
+    for (i, name) in MorrisWeights::NAMES.iter().enumerate() {
+        let note = if free[i] { "" } else { "  (kept)" };
+        println!(
+            "{name:<22} {:>8} {:>8}{note}",
+            current.to_array()[i],
+            new.to_array()[i]
+        );
+    }
+    println!(
+        "fitted in {:.1} s; for src/morris/eval.rs:",
+        start.elapsed().as_secs_f64()
+    );
+    // `Weights`' Debug form is its Rust expression.
+    println!("pub const WEIGHTS: Weights = {new:#?};");
+    Ok(())
 }
 
 fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
@@ -118,55 +253,20 @@ fn run_rules<R: Rules>(args: &TuneArgs, kind: GameKind) -> Result<(), String> {
                 })
         })
         .collect::<Result<Vec<Term>, String>>()?;
-    let mut games = Vec::new();
-    for path in &args.pdn {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        games.extend(pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?);
-    }
-    let collected = texel::collect::<R>(&games, args.skip_plies);
-    for s in collected.skipped.iter().take(5) {
-        eprintln!("skipped {s}");
-    }
-    // Every n-th game is held out for the test.
-    let every = 100usize
-        .checked_div(args.test_percent)
-        .map_or(0, |n| n.max(2));
-    let (train, test) = collected.split(every);
-    if train.is_empty() {
-        return Err("no positions to fit: the games have no result, or none is long enough".into());
-    }
+    let games = texel::read_games(&args.pdn, kind.variant).map_err(|e| e.to_string())?;
+    let collected = draughts::collect::<R>(&games, args.skip_plies);
     let (family, current) = weights::family::<R>();
     let current = current.clone();
-    println!(
-        "tune {} (weights {family}): {} positions from {} games ({} skipped): {} to fit, {} to test",
-        kind.variant.name(),
-        collected.samples.len(),
-        collected.game_starts.len(),
-        collected.skipped.len(),
-        train.len(),
-        test.len()
-    );
-    let before = texel::vector(&current);
-    let k = texel::fit_scale(&train, &before);
-    println!("scale: {k:.6} per centi-man (fitted to the current weights)");
-    let report = |label: &str, v: &texel::Vector| {
-        let test_error = if test.is_empty() {
-            String::new()
-        } else {
-            format!(", test {:.6}", texel::error(&test, v, k))
-        };
-        println!(
-            "mean squared error, {label}: fit {:.6}{test_error}",
-            texel::error(&train, v, k)
-        );
-    };
-    report("current weights", &before);
-    let free = texel::free_terms(&train, &fixed);
-    let fitted = texel::fit_weights(&train, &before, k, &free, args.iterations, |step, e| {
-        println!("step {step:>3}: fit {e:.6}");
-    });
-    let new = texel::rounded(&current, &fitted);
-    report("fitted weights (rounded)", &texel::vector(&new));
+    let (fitted, free) = fit_and_report(
+        args,
+        &format!("tune {} (weights {family})", kind.variant.name()),
+        collected,
+        games.len(),
+        draughts::vector(&current),
+        |train| draughts::free_terms(train, &fixed),
+        |v| draughts::vector(&draughts::rounded(&current, v)),
+    )?;
+    let new = draughts::rounded(&current, &fitted);
     println!("{:<22} {:>8} {:>8}", "weight", "current", "fitted");
     for t in Term::ALL {
         let note = if free[t.index()] { "" } else { "  (kept)" };

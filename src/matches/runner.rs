@@ -528,7 +528,7 @@ fn play_game(
     for (i, text) in track.moves_pdn().into_iter().enumerate() {
         let mut m = PdnMove::new(text);
         if i + 1 == opening_plies {
-            m.comments.push("end of opening".into());
+            m.comments.push(pdn::END_OF_OPENING.into());
         }
         if i >= opening_plies
             && let Some(c) = comments.get(i - opening_plies)

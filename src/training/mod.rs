@@ -5,7 +5,7 @@
 //! - [`data`]: their positions, results and scores as a binary file of chunks that concatenate;
 //! - [`sparse`]: the pattern weights fitted to that data (`tiao tune --data`), Adam over
 //!   mini-batches of sparse features;
-//! - [`texel`]: fitting the draughts evaluation's named terms to game results (`tiao tune`,
+//! - [`texel`]: fitting the named terms of an evaluation (draughts, Morris) to game results (`tiao tune`,
 //!   Texel's method).
 
 pub mod data;

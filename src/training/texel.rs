@@ -1,40 +1,52 @@
-//! Fitting the draughts evaluation's weights to game results (the "Texel" method).
+//! Fitting an evaluation's weights to game results (the "Texel" method), for any game whose
+//! evaluation is linear in its weights: [`draughts`] and [`morris`] say what a sample of their
+//! game is; this module owns the method.
 //!
-//! Every position of a set of games (after the opening, the side to move without a capture:
-//! the positions the quiescence search evaluates) gives a [`Sample`]: its term counts
-//! ([`term_counts`], White's view) and the game's result for White. The evaluation predicts a
-//! result as `sigmoid(k * w·counts)`; [`fit_scale`] finds the `k` that fits the current weights
-//! best, and [`fit_weights`] then moves the weights to minimise the mean squared error of the
-//! predictions (Levenberg-Marquardt: the evaluation is linear in the weights, so each step solves
-//! a small linear system over the free terms).
+//! Every position of a set of games that the evaluation would score as it stands (after the
+//! opening, nothing to take at once: each game says which) gives a [`Sample`]: its term counts
+//! (White's view, so that the evaluation is the dot product of the weights and the counts) and
+//! the game's result for White. The evaluation predicts a result as `sigmoid(k * w·counts)`;
+//! [`fit_scale`] finds the `k` that fits the current weights best, and [`fit_weights`] then moves
+//! the free weights to minimise the mean squared error of the predictions (Levenberg-Marquardt:
+//! the evaluation is linear in the weights, so each step solves a small linear system over the
+//! free terms).
 //!
-//! Invariants: `man` is never free (it is the unit: 100 centi-men), nor `advance[0]` (the
-//! advancement weights are measured from it), nor a term no sample counts; the fitted weights
-//! are rounded to integers before they are reported, and the errors reported for them are those
-//! of the rounded values.
+//! A game's samples start after its opening: `--skip-plies`, or the opening `tiao match` marked
+//! with a comment when it is longer. The games are read by [`read_games`], which refuses (a [`TuneError`], never a panic) a file it
+//! cannot read or parse and a game of another variant; [`collect`] replays them and leaves out,
+//! with the reason, a game without a result or with a move that does not replay.
+//!
+//! Invariants: a sample's counts are in the game's term order (its `Weights`' fields); a split
+//! by games ([`Collected::split`]) keeps every game's positions on one side; a term no sample
+//! counts is never free ([`counted`]); the fit is deterministic (no random numbers: the same
+//! games give the same weights).
 
-use crate::draughts::eval::term_counts;
-use crate::draughts::eval::weights::{TERMS, Term, Weights};
-use crate::draughts::movegen::has_capture;
-use crate::draughts::position::Position;
-use crate::draughts::rules::Rules;
-use crate::pdn::{self, PdnGame};
+use crate::game::{Game, Variant};
+use crate::pdn::{self, PdnError, PdnGame};
 use rayon::prelude::*;
+use std::fmt;
 
-/// One position: its term counts from White's view and its game's result for White (1, 0.5, 0).
+pub mod draughts;
+pub mod morris;
+
+/// One position: its `N` term counts from White's view and its game's result for White (1,
+/// 0.5, 0).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
-    /// The counts, in [`Term::index`] order.
-    pub counts: [f32; TERMS],
+pub struct Sample<const N: usize> {
+    /// The counts, in the game's term order.
+    pub counts: [f32; N],
     /// White's score in the game.
     pub result: f32,
 }
 
+/// A weight vector in the game's term order.
+pub type Vector<const N: usize> = [f64; N];
+
 /// The samples of a set of games.
-#[derive(Debug, Default)]
-pub struct Collected {
+#[derive(Debug)]
+pub struct Collected<const N: usize> {
     /// The samples, game after game.
-    pub samples: Vec<Sample>,
+    pub samples: Vec<Sample<N>>,
     /// For each game used, the index of its first sample (a split by games keeps a game's
     /// positions together).
     pub game_starts: Vec<usize>,
@@ -42,10 +54,20 @@ pub struct Collected {
     pub skipped: Vec<String>,
 }
 
-impl Collected {
+impl<const N: usize> Default for Collected<N> {
+    fn default() -> Self {
+        Collected {
+            samples: Vec::new(),
+            game_starts: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+}
+
+impl<const N: usize> Collected<N> {
     /// The samples split by games: every `every`-th game's (the `every - 1`-th, the
     /// `2 * every - 1`-th, ...) to test, the others' to fit; `every` 0 holds none out.
-    pub fn split(&self, every: usize) -> (Vec<Sample>, Vec<Sample>) {
+    pub fn split(&self, every: usize) -> (Vec<Sample<N>>, Vec<Sample<N>>) {
         let (mut fit, mut test) = (Vec::new(), Vec::new());
         for (g, &from) in self.game_starts.iter().enumerate() {
             let to = self
@@ -64,9 +86,110 @@ impl Collected {
     }
 }
 
-/// The samples of `games` under `R`'s rules: every position from ply `skip_plies` on whose side
-/// to move has no capture and whose evaluation is the weighted sum of its terms.
-pub fn collect<R: Rules>(games: &[PdnGame], skip_plies: usize) -> Collected {
+/// Why games could not be read for a fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TuneError {
+    /// A file that cannot be read (missing, unreadable, not UTF-8 text).
+    Read { path: String, error: String },
+    /// A file that is not PDN.
+    Pdn { path: String, error: PdnError },
+    /// A game whose tags name another game or variant than the one fitted.
+    OtherVariant {
+        path: String,
+        /// The 1-based number of the game in its file.
+        game: usize,
+        /// What the game's tags say (a variant's name, or why they name none tiao plays).
+        found: String,
+        wanted: Variant,
+    },
+    /// No game gave a position to fit.
+    NoSamples {
+        /// Games read.
+        games: usize,
+        /// Games left out (no result, a move that does not replay), with the first reasons.
+        skipped: Vec<String>,
+    },
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Read { path, error } => write!(f, "{path}: cannot read: {error}"),
+            TuneError::Pdn { path, error } => write!(f, "{path}: not a PDN file: {error}"),
+            TuneError::OtherVariant {
+                path,
+                game,
+                found,
+                wanted,
+            } => write!(
+                f,
+                "{path}: game {game} is {found}, not {wanted} (tiao tune -v {wanted} fits {wanted} games)"
+            ),
+            TuneError::NoSamples { games, skipped } => {
+                write!(
+                    f,
+                    "no positions to fit in {games} games: none has a result and replays past the \
+                     opening"
+                )?;
+                if !skipped.is_empty() {
+                    let first: Vec<&str> = skipped.iter().take(3).map(String::as_str).collect();
+                    write!(
+                        f,
+                        " ({} left out: {}{})",
+                        skipped.len(),
+                        first.join("; "),
+                        if skipped.len() > 3 { "; ..." } else { "" }
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
+
+/// Reads the games of PDN files for a fit of `wanted`: refuses an unreadable or malformed file,
+/// and a game whose `Variant` or `GameType` tag names another variant (a game without either tag
+/// is taken, and replay decides).
+pub fn read_games(paths: &[String], wanted: Variant) -> Result<Vec<PdnGame>, TuneError> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| TuneError::Read {
+            path: path.clone(),
+            error: e.to_string(),
+        })?;
+        let read = pdn::parse(&text).map_err(|error| TuneError::Pdn {
+            path: path.clone(),
+            error,
+        })?;
+        for (n, g) in read.iter().enumerate() {
+            let found = match g.variant() {
+                None => continue,
+                Some(Ok(v)) if v == wanted => continue,
+                Some(Ok(v)) => v.name().to_string(),
+                Some(Err(e)) => format!("of another game ({e})"),
+            };
+            return Err(TuneError::OtherVariant {
+                path: path.clone(),
+                game: n + 1,
+                found,
+                wanted,
+            });
+        }
+        games.extend(read);
+    }
+    Ok(games)
+}
+
+/// The samples of `games` replayed under `G`'s rules: every position from ply `skip_plies` on,
+/// and after the game's opening when `tiao match` marked it ([`PdnGame::opening_plies`]), for
+/// which `counts` gives the term counts (it returns `None` for a position the fit leaves out).
+pub fn collect<G: Game, const N: usize>(
+    games: &[PdnGame],
+    skip_plies: usize,
+    counts: impl Fn(&G) -> Option<[f32; N]>,
+) -> Collected<N> {
     let mut c = Collected::default();
     for (n, g) in games.iter().enumerate() {
         let result = g
@@ -78,7 +201,7 @@ pub fn collect<R: Rules>(games: &[PdnGame], skip_plies: usize) -> Collected {
             c.skipped.push(format!("game {}: no result", n + 1));
             continue;
         };
-        let (start, moves) = match pdn::replay::<Position<R>>(g) {
+        let (start, moves) = match pdn::replay::<G>(g) {
             Ok(r) => r,
             Err(e) => {
                 c.skipped.push(format!("game {}: {e}", n + 1));
@@ -86,14 +209,14 @@ pub fn collect<R: Rules>(games: &[PdnGame], skip_plies: usize) -> Collected {
             }
         };
         c.game_starts.push(c.samples.len());
+        let skip_plies = skip_plies.max(g.opening_plies());
         let mut pos = start;
         for (ply, m) in moves.iter().enumerate() {
             if ply >= skip_plies
-                && !has_capture(&pos)
-                && let Some(counts) = term_counts(&pos)
+                && let Some(counts) = counts(&pos)
             {
                 c.samples.push(Sample {
-                    counts: counts.0.map(|x| x as f32),
+                    counts,
                     result: result as f32,
                 });
             }
@@ -103,35 +226,18 @@ pub fn collect<R: Rules>(games: &[PdnGame], skip_plies: usize) -> Collected {
     c
 }
 
-/// A weight vector in [`Term::index`] order.
-pub type Vector = [f64; TERMS];
-
-/// The weights of `w` as a vector.
-pub fn vector(w: &Weights) -> Vector {
-    Term::ALL.map(|t| w.get(t) as f64)
-}
-
-/// `w` with the terms' weights taken from `v`, rounded to integers.
-pub fn rounded(w: &Weights, v: &Vector) -> Weights {
-    let mut out = w.clone();
-    for t in Term::ALL {
-        out.set(t, v[t.index()].round() as i32);
-    }
-    out
-}
-
 #[inline(always)]
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
 #[inline(always)]
-fn dot(w: &Vector, c: &[f32; TERMS]) -> f64 {
+fn dot<const N: usize>(w: &Vector<N>, c: &[f32; N]) -> f64 {
     w.iter().zip(c).map(|(a, &b)| a * b as f64).sum()
 }
 
 /// Mean squared error of the predictions `sigmoid(k * w·counts)` against the results.
-pub fn error(samples: &[Sample], w: &Vector, k: f64) -> f64 {
+pub fn error<const N: usize>(samples: &[Sample<N>], w: &Vector<N>, k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -147,7 +253,7 @@ pub fn error(samples: &[Sample], w: &Vector, k: f64) -> f64 {
 
 /// The `k` (per centi-man) that best fits the results with the weights `w`: a golden-section
 /// search over `ln k` (the error is unimodal in it).
-pub fn fit_scale(samples: &[Sample], w: &Vector) -> f64 {
+pub fn fit_scale<const N: usize>(samples: &[Sample<N>], w: &Vector<N>) -> f64 {
     let f = |lk: f64| error(samples, w, lk.exp());
     let (mut a, mut b) = ((1e-5f64).ln(), (1e-1f64).ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
@@ -172,25 +278,24 @@ pub fn fit_scale(samples: &[Sample], w: &Vector) -> f64 {
     ((a + b) / 2.0).exp()
 }
 
-/// Which terms may move: not `man`, not `advance[0]`, not the terms in `fixed`, and not a term
-/// no sample counts. (Every man is on some row, so the advancement weights all moved by one
-/// amount are the man's value moved by it: `advance[0]` stays put, as `man` does, for the
-/// others to be measured from. The back row's own value is `back_guard`.)
-pub fn free_terms(samples: &[Sample], fixed: &[Term]) -> [bool; TERMS] {
-    let mut counted = [false; TERMS];
+/// Which terms some sample counts (a term no sample counts cannot be fitted).
+pub fn counted<const N: usize>(samples: &[Sample<N>]) -> [bool; N] {
+    let mut counted = [false; N];
     for s in samples {
         for (c, &x) in counted.iter_mut().zip(&s.counts) {
             *c |= x != 0.0;
         }
     }
-    Term::ALL.map(|t| {
-        t != Term::Man && t != Term::Advance(0) && !fixed.contains(&t) && counted[t.index()]
-    })
+    counted
 }
 
 /// The gradient and the Gauss-Newton matrix of the summed squared error at `w`, and the error.
-fn normal_equations(samples: &[Sample], w: &Vector, k: f64) -> (Vec<f64>, Vec<f64>, f64) {
-    let zero = || (vec![0.0; TERMS], vec![0.0; TERMS * TERMS], 0.0);
+fn normal_equations<const N: usize>(
+    samples: &[Sample<N>],
+    w: &Vector<N>,
+    k: f64,
+) -> (Vec<f64>, Vec<f64>, f64) {
+    let zero = || (vec![0.0; N], vec![0.0; N * N], 0.0);
     samples
         .par_chunks(4096)
         .map(|chunk| {
@@ -201,7 +306,7 @@ fn normal_equations(samples: &[Sample], w: &Vector, k: f64) -> (Vec<f64>, Vec<f6
                 let d = k * p * (1.0 - p);
                 e += r * r;
                 // The terms the position counts, with their derivatives (most are zero).
-                let (mut nz, mut len) = ([(0usize, 0f64); TERMS], 0);
+                let (mut nz, mut len) = ([(0usize, 0f64); N], 0);
                 for (i, &x) in s.counts.iter().enumerate() {
                     if x != 0.0 {
                         nz[len] = (i, d * x as f64);
@@ -211,7 +316,7 @@ fn normal_equations(samples: &[Sample], w: &Vector, k: f64) -> (Vec<f64>, Vec<f6
                 for &(i, ji) in &nz[..len] {
                     g[i] += r * ji;
                     for &(j, jj) in &nz[..len] {
-                        h[i * TERMS + j] += ji * jj;
+                        h[i * N + j] += ji * jj;
                     }
                 }
             }
@@ -256,15 +361,15 @@ fn solve(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {
 /// Minimises the mean squared error over the `free` terms from `start` (Levenberg-Marquardt),
 /// for at most `iterations` steps or until a step gains less than a billionth of the error.
 /// `report` is called after each accepted step with its number and the error.
-pub fn fit_weights(
-    samples: &[Sample],
-    start: &Vector,
+pub fn fit_weights<const N: usize>(
+    samples: &[Sample<N>],
+    start: &Vector<N>,
     k: f64,
-    free: &[bool; TERMS],
+    free: &[bool; N],
     iterations: usize,
     mut report: impl FnMut(usize, f64),
-) -> Vector {
-    let idx: Vec<usize> = (0..TERMS).filter(|&i| free[i]).collect();
+) -> Vector<N> {
+    let idx: Vec<usize> = (0..N).filter(|&i| free[i]).collect();
     let n = idx.len();
     let mut w = *start;
     if n == 0 || samples.is_empty() {
@@ -278,9 +383,9 @@ pub fn fit_weights(
             let mut a = vec![0.0; n * n];
             for (r, &i) in idx.iter().enumerate() {
                 for (c, &j) in idx.iter().enumerate() {
-                    a[r * n + c] = h[i * TERMS + j];
+                    a[r * n + c] = h[i * N + j];
                 }
-                a[r * n + r] += lambda * h[i * TERMS + i].max(1e-12);
+                a[r * n + r] += lambda * h[i * N + i].max(1e-12);
             }
             let b: Vec<f64> = idx.iter().map(|&i| -g[i]).collect();
             let Some(delta) = solve(a, b, n) else {
@@ -309,11 +414,33 @@ pub fn fit_weights(
     w
 }
 
+/// Samples whose results a known weight vector generates (deterministically: the result is the
+/// predicted probability itself), so that a fit must find that vector again: counts drawn from
+/// `-3..=3` (by a fixed seed) for every term but those in `never`, which stay 0.
+#[cfg(test)]
+pub(crate) fn synthetic<const N: usize>(
+    truth: &Vector<N>,
+    k: f64,
+    never: &[usize],
+) -> Vec<Sample<N>> {
+    let mut rng = crate::rng::Rng::new(3);
+    (0..4000)
+        .map(|_| {
+            let mut counts = [0f32; N];
+            for (i, c) in counts.iter_mut().enumerate() {
+                if !never.contains(&i) {
+                    *c = (rng.next_u64() % 7) as f32 - 3.0;
+                }
+            }
+            let result = sigmoid(k * dot(truth, &counts)) as f32;
+            Sample { counts, result }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::eval::weights::INTERNATIONAL;
-    use crate::draughts::rules::International;
 
     #[test]
     fn solves_a_linear_system() {
@@ -326,25 +453,9 @@ mod tests {
     }
 
     #[test]
-    fn collects_quiet_positions_after_the_opening() {
-        let text = "[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 10-14 2-0\n\n\
-                    [Result \"*\"]\n1. 32-28 *\n";
-        let games = pdn::parse(text).unwrap();
-        let c = collect::<International>(&games, 1);
-        assert_eq!(c.skipped, vec!["game 2: no result".to_string()]);
-        assert_eq!(c.game_starts, vec![0]);
-        // Plies 1-5: after 32-28 (Black to move, no capture), after 19-23 (White must capture:
-        // left out), after 28x19 (Black must capture: left out), after 14x23 and after 37-32.
-        assert_eq!(c.samples.len(), 3);
-        assert!(c.samples.iter().all(|s| s.result == 1.0));
-        // After 32-28 the material is even.
-        assert_eq!(c.samples[0].counts[Term::Man.index()], 0.0);
-    }
-
-    #[test]
     fn split_keeps_games_whole() {
         let sample = |result| Sample {
-            counts: [0.0; TERMS],
+            counts: [0.0; 3],
             result,
         };
         // Games of 2, 1, 3 and 1 samples, told apart by their results.
@@ -353,7 +464,7 @@ mod tests {
             game_starts: vec![0, 2, 3, 6],
             skipped: vec![],
         };
-        let results = |v: &[Sample]| v.iter().map(|s| s.result).collect::<Vec<_>>();
+        let results = |v: &[Sample<3>]| v.iter().map(|s| s.result).collect::<Vec<_>>();
         let (fit, test) = c.split(2);
         assert_eq!(results(&fit), [0.0, 0.0, 1.0, 1.0, 1.0]);
         assert_eq!(results(&test), [0.5, 0.0]);
@@ -362,67 +473,25 @@ mod tests {
         assert!(test.is_empty());
     }
 
-    /// Samples whose results a known weight vector generates (deterministically: the result is
-    /// the predicted probability itself), so the fit must find that vector again.
-    fn synthetic(truth: &Vector, k: f64) -> Vec<Sample> {
-        let mut rng = crate::rng::Rng::new(3);
-        (0..4000)
-            .map(|_| {
-                let mut counts = [0f32; TERMS];
-                for (i, c) in counts.iter_mut().enumerate() {
-                    if i != Term::Advance(9).index() {
-                        *c = (rng.next_u64() % 7) as f32 - 3.0;
-                    }
-                }
-                let result = sigmoid(k * dot(truth, &counts)) as f32;
-                Sample { counts, result }
-            })
-            .collect()
+    #[test]
+    fn counted_terms() {
+        let samples = synthetic(&[10.0, 0.0, -5.0, 1.0], 0.01, &[1]);
+        assert_eq!(counted(&samples), [true, false, true, true]);
     }
 
     #[test]
-    fn fit_recovers_the_weights_that_made_the_results() {
-        let truth = vector(&INTERNATIONAL);
-        let k = 0.004;
-        let samples = synthetic(&truth, k);
-        let free = free_terms(&samples, &[]);
-        assert!(!free[Term::Man.index()], "man is the unit");
-        assert!(
-            !free[Term::Advance(0).index()],
-            "advancement is measured from the back row"
+    fn errors_say_what_is_wrong() {
+        let missing = read_games(&["/nonexistent/games.pdn".to_string()], Variant::Morris);
+        assert!(matches!(missing, Err(TuneError::Read { .. })));
+        let e = TuneError::OtherVariant {
+            path: "a.pdn".into(),
+            game: 2,
+            found: "international".into(),
+            wanted: Variant::Morris,
+        };
+        assert_eq!(
+            e.to_string(),
+            "a.pdn: game 2 is international, not morris (tiao tune -v morris fits morris games)"
         );
-        assert!(!free[Term::Advance(9).index()], "never counted");
-        assert!(free[Term::King.index()]);
-        let mut start = truth;
-        for (i, x) in start.iter_mut().enumerate() {
-            if free[i] {
-                *x = 0.0;
-            }
-        }
-        let mut steps = 0;
-        let fitted = fit_weights(&samples, &start, k, &free, 100, |_, _| steps += 1);
-        assert!(steps > 0);
-        for t in Term::ALL {
-            let (a, b) = (fitted[t.index()], truth[t.index()]);
-            assert!(
-                (a - b).abs() < 0.5,
-                "{}: fitted {a}, made with {b}",
-                t.name()
-            );
-        }
-        assert!(error(&samples, &fitted, k) < 1e-6);
-        // The scale is found again too.
-        let found = fit_scale(&samples, &truth);
-        assert!((found / k - 1.0).abs() < 0.01, "k {found}");
-    }
-
-    #[test]
-    fn rounded_weights_keep_the_structure() {
-        let mut v = vector(&INTERNATIONAL);
-        v[Term::King.index()] = 287.6;
-        let w = rounded(&INTERNATIONAL, &v);
-        assert_eq!(w.king, 288);
-        assert_eq!(w.runaway_max_rows, INTERNATIONAL.runaway_max_rows);
-        assert_eq!(w.man, INTERNATIONAL.man);
     }
 }

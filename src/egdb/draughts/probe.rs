@@ -141,7 +141,7 @@ fn counter_room<R: Rules>(pos: &Position<R>) -> (Option<u32>, bool) {
 
 impl<R: Rules> Probe<Position<R>> for DraughtsTables<R> {
     /// The tables' value under the draw counters: a win or loss that a counter would end first
-    /// is a draw ([`counter_room`]). Without a distance file the tables cannot tell, so a
+    /// is a draw (`counter_room`). Without a distance file the tables cannot tell, so a
     /// decided value is answered only while no counter that applies is running (a counter at
     /// 0 for every rule whose condition holds), and the search decides otherwise.
     #[inline]

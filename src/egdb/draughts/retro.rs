@@ -575,7 +575,7 @@ fn men_sets<G: Geometry>(region: u64, k: u32, white: bool) -> Vec<Vec<u64>> {
 /// code [`NOT_STORED`]; every slice they lead to by a capture or a promotion must be in `known`
 /// and final. `progress` is called with the number of positions solved as they are.
 ///
-/// The working memory of the largest subproblem ([`PARALLEL_BYTES`] a position, for the
+/// The working memory of the largest subproblem (`PARALLEL_BYTES` a position, for the
 /// kings-only slices all of the pair's positions) is checked against what the machine has
 /// first: too much is an error, not an abort; so is a subproblem of 2^32 positions or more.
 pub fn solve_pair<R: Rules>(
