@@ -12,14 +12,12 @@ mod egdb_common;
 use egdb_common::*;
 use std::sync::Arc;
 use std::sync::mpsc;
-use tiao::color::Color;
 use tiao::draughts::movegen;
 use tiao::draughts::moves::Move;
 use tiao::draughts::position::Position;
 use tiao::draughts::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 use tiao::egdb::Wdl;
 use tiao::egdb::draughts::DraughtsTables;
-use tiao::egdb::draughts::index::{Material, SliceIndex};
 use tiao::engine::{EgdbSetting, Engine, EngineOptions, Event};
 use tiao::game::Game;
 use tiao::search::Limits;
@@ -135,21 +133,13 @@ fn won_positions<R: Rules>(
     slice: &str,
     n: usize,
 ) -> Vec<(Position<R>, usize)> {
-    let m = Material::parse(slice).unwrap();
-    let ix = SliceIndex::<R::Board>::new(m);
-    let total = ix.positions();
-    let step = (total / 3000).max(1);
     let mut found = Vec::new();
-    let mut i = 0;
-    while i < total {
-        let (w, b, k) = ix.position_of(i);
-        let p = Position::<R>::from_parts(w, b, k, Color::White).unwrap();
+    for p in spread::<R>(slice, 3000) {
         if t.lookup(&p).is_some_and(|v| v.wdl == Wdl::Win)
             && let End::Won(plies) = play(t, &p, |_, pos| attack(t, pos))
         {
             found.push((p, plies));
         }
-        i += step;
     }
     found.sort_by_key(|(p, plies)| (std::cmp::Reverse(*plies), p.fen()));
     found.truncate(n);

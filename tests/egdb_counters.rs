@@ -5,33 +5,20 @@
 mod egdb_common;
 
 use egdb_common::*;
-use tiao::color::Color;
 use tiao::draughts::draw::Counters;
 use tiao::draughts::position::Position;
 use tiao::draughts::rules::{English, International, Rules, Russian};
 use tiao::egdb::draughts::DraughtsTables;
-use tiao::egdb::draughts::index::{Material, SliceIndex};
 use tiao::egdb::{Probe, Probed, Wdl};
 use tiao::game::Game;
 
 /// Decided positions of `slice` (White to move, no capture pending), with their distance.
 fn decided<R: Rules>(t: &DraughtsTables<R>, slice: &str, n: usize) -> Vec<(Position<R>, Probed)> {
-    let m = Material::parse(slice).unwrap();
-    let ix = SliceIndex::<R::Board>::new(m);
-    let step = (ix.positions() / 5000).max(1);
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < ix.positions() && found.len() < n {
-        let (w, b, k) = ix.position_of(i);
-        let p = Position::<R>::from_parts(w, b, k, Color::White).unwrap();
-        if let Some(v) = t.lookup(&p)
-            && v.wdl != Wdl::Draw
-            && v.distance.is_some_and(|d| d > 1)
-        {
-            found.push((p, v));
-        }
-        i += step;
-    }
+    let found: Vec<_> = spread::<R>(slice, 5000)
+        .filter_map(|p| Some((p, t.lookup(&p)?)))
+        .filter(|(_, v)| v.wdl != Wdl::Draw && v.distance.is_some_and(|d| d > 1))
+        .take(n)
+        .collect();
     assert!(!found.is_empty(), "no decided position in {slice}");
     found
 }

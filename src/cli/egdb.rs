@@ -8,7 +8,7 @@ use std::time::Duration;
 use tiao::dispatch;
 use tiao::draughts::position::Position;
 use tiao::egdb::draughts::index::Material;
-use tiao::egdb::draughts::{DraughtsBuilder, MAX_TABLE_PIECES, open_tables};
+use tiao::egdb::draughts::{DraughtsBuilder, max_table_pieces, open_tables};
 use tiao::egdb::driver::{self, Builder, UnitReport};
 use tiao::egdb::morris::build::MorrisBuilder;
 use tiao::game::{Game, Variant};
@@ -156,31 +156,25 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
             return Err("--no-distance: morris tables always carry their distances".into());
         }
     } else {
-        if pieces > MAX_TABLE_PIECES {
-            return Err(format!(
-                "--pieces {pieces}: draughts tables go up to {MAX_TABLE_PIECES} pieces"
-            ));
-        }
-        if pieces > 6 && a.variant == Variant::International {
-            return Err(format!(
-                "--pieces {pieces}: international tables go up to 6 pieces (a 7-piece slice \
-                 such as KKKKvKKK has 3.5 billion positions with the same men, more than the \
-                 solver numbers)"
-            ));
-        }
         if a.shard.is_some() {
             return Err("--shard: only for morris (draughts: --slice)".into());
         }
-        let most = if a.variant == Variant::International {
-            MAX_TABLE_PIECES - 1
-        } else {
-            MAX_TABLE_PIECES
-        };
-        if let Some(m) = a.slice.iter().find(|m| m.pieces() > most) {
-            return Err(format!(
-                "--slice {m}: {} tables go up to {most} pieces",
+        // What the solver numbers on this board (docs/egdb.md: 7 on 8x8, 6 on 10x10).
+        let most = dispatch!(kind,
+            R => max_table_pieces::<<R as tiao::draughts::rules::Rules>::Board>(),
+            morris => 0);
+        let too_many = || {
+            format!(
+                "{} tables go up to {most} pieces (more would have slices whose positions \
+                 with the same men the solver cannot number)",
                 a.variant
-            ));
+            )
+        };
+        if pieces > most {
+            return Err(format!("--pieces {pieces}: {}", too_many()));
+        }
+        if let Some(m) = a.slice.iter().find(|m| m.pieces() > most) {
+            return Err(format!("--slice {m}: {}", too_many()));
         }
     }
     let builder: Box<dyn Builder> = dispatch!(kind,

@@ -347,6 +347,65 @@ impl TableWriter {
 }
 
 /// Bytes of the symbol map at the start of a payload.
+/// The checks of a header alone (magic, version, header length, header checksum), on `bytes`,
+/// the file or its first [`HEADER_LEN`] bytes: the file's length as the header gives it.
+fn sound_header(path: &Path, bytes: &[u8]) -> Result<u64, EgdbError> {
+    let path = path.to_path_buf();
+    let truncated = |found: usize| EgdbError::Truncated {
+        path: path.clone(),
+        expected: HEADER_LEN as u64,
+        found: found as u64,
+    };
+    if bytes.len() < 16 {
+        return Err(if bytes.len() >= 8 && bytes[..8] != MAGIC[..] {
+            EgdbError::NotATable { path }
+        } else {
+            truncated(bytes.len())
+        });
+    }
+    if bytes[..8] != MAGIC[..] {
+        return Err(EgdbError::NotATable { path });
+    }
+    let version = u32_at(bytes, 8);
+    if version != FORMAT_VERSION {
+        return Err(EgdbError::Version {
+            path,
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(truncated(bytes.len()));
+    }
+    let hd = &bytes[..HEADER_LEN];
+    if u32_at(hd, 12) as usize != HEADER_LEN || checksum(&hd[..120]) != u64_at(hd, 120) {
+        return Err(EgdbError::Checksum {
+            path,
+            part: "header",
+        });
+    }
+    Ok((HEADER_LEN as u64).saturating_add(u64_at(hd, 104)))
+}
+
+/// A file of `found` bytes whose header gives `expected`: refused when shorter (truncated) or
+/// longer.
+fn whole_length(path: &Path, expected: u64, found: u64) -> Result<(), EgdbError> {
+    if found < expected {
+        return Err(EgdbError::Truncated {
+            path: path.to_path_buf(),
+            expected,
+            found,
+        });
+    }
+    if found > expected {
+        return Err(EgdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason: format!("{} bytes past the end of the table", found - expected),
+        });
+    }
+    Ok(())
+}
+
 /// Positions a block of a table of this kind.
 fn block_len_of(kind: Kind) -> u32 {
     match kind {
@@ -399,29 +458,7 @@ impl Table {
         let len = file.metadata().map_err(io)?.len();
         let mut head = vec![0u8; len.min(HEADER_LEN as u64) as usize];
         file.read_exact(&mut head).map_err(io)?;
-        let whole_header = head.len() == HEADER_LEN
-            && head[..8] == MAGIC[..]
-            && u32_at(&head, 8) == FORMAT_VERSION
-            && u32_at(&head, 12) as usize == HEADER_LEN
-            && checksum(&head[..120]) == u64_at(&head, 120);
-        if !whole_header {
-            // Not a sound header of this version: `from_bytes` names the problem from it alone.
-            return Table::from_bytes(path, head);
-        }
-        let expected = (HEADER_LEN as u64).saturating_add(u64_at(&head, 104));
-        if len < expected {
-            return Err(EgdbError::Truncated {
-                path: path.to_path_buf(),
-                expected,
-                found: len,
-            });
-        }
-        if len > expected {
-            return Err(EgdbError::Corrupt {
-                path: path.to_path_buf(),
-                reason: format!("{} bytes past the end of the table", len - expected),
-            });
-        }
+        whole_length(path, sound_header(path, &head)?, len)?;
         let mut bytes = head;
         bytes.reserve_exact((len - HEADER_LEN as u64) as usize);
         file.read_to_end(&mut bytes).map_err(io)?;
@@ -435,42 +472,8 @@ impl Table {
             path: path.clone(),
             reason,
         };
-        if bytes.len() < 16 {
-            return Err(if bytes.len() >= 8 && &bytes[..8] != MAGIC {
-                EgdbError::NotATable { path }
-            } else {
-                EgdbError::Truncated {
-                    path,
-                    expected: HEADER_LEN as u64,
-                    found: bytes.len() as u64,
-                }
-            });
-        }
-        if &bytes[..8] != MAGIC {
-            return Err(EgdbError::NotATable { path });
-        }
-        let version = u32_at(&bytes, 8);
-        if version != FORMAT_VERSION {
-            return Err(EgdbError::Version {
-                path,
-                found: version,
-                expected: FORMAT_VERSION,
-            });
-        }
-        if bytes.len() < HEADER_LEN {
-            return Err(EgdbError::Truncated {
-                path,
-                expected: HEADER_LEN as u64,
-                found: bytes.len() as u64,
-            });
-        }
+        let file_len = sound_header(&path, &bytes)?;
         let hd = &bytes[..HEADER_LEN];
-        if u32_at(hd, 12) as usize != HEADER_LEN || checksum(&hd[..120]) != u64_at(hd, 120) {
-            return Err(EgdbError::Checksum {
-                path,
-                part: "header",
-            });
-        }
         let game =
             GameTag::from_code(hd[16]).ok_or_else(|| bad(format!("game code {}", hd[16])))?;
         let kind = Kind::from_code(hd[17]).ok_or_else(|| bad(format!("kind code {}", hd[17])))?;
@@ -503,23 +506,7 @@ impl Table {
                 header.positions
             )));
         }
-        let found = bytes.len() as u64 - HEADER_LEN as u64;
-        if found != payload_len {
-            let expected = HEADER_LEN as u64 + payload_len;
-            let found = bytes.len() as u64;
-            return Err(if found < expected {
-                EgdbError::Truncated {
-                    path,
-                    expected,
-                    found,
-                }
-            } else {
-                bad(format!(
-                    "{} bytes past the end of the table",
-                    found - expected
-                ))
-            });
-        }
+        whole_length(&path, file_len, bytes.len() as u64)?;
         if checksum(&bytes[HEADER_LEN..]) != payload_sum {
             return Err(EgdbError::Checksum {
                 path,

@@ -5,9 +5,10 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
+use tiao::color::Color;
 use tiao::draughts::position::Position;
 use tiao::draughts::rules::Rules;
-use tiao::egdb::draughts::index::Material;
+use tiao::egdb::draughts::index::{Material, SliceIndex};
 use tiao::egdb::draughts::{DraughtsBuilder, DraughtsTables, open_tables};
 use tiao::egdb::driver::{self, Builder};
 use tiao::game::Game;
@@ -55,4 +56,14 @@ pub fn pos<R: Rules>(fen: &str) -> Position<R> {
 /// Units of a builder (re-exported for the tests that verify).
 pub fn units<R: Rules>(b: &DraughtsBuilder<R>) -> Vec<driver::Unit> {
     b.units()
+}
+
+/// About `n` positions of `slice` spread evenly over its numbering, White to move.
+pub fn spread<R: Rules>(slice: &str, n: u64) -> impl Iterator<Item = Position<R>> {
+    let ix = SliceIndex::<R::Board>::new(Material::parse(slice).unwrap());
+    let step = (ix.positions() / n).max(1);
+    (0..ix.positions()).step_by(step as usize).map(move |i| {
+        let (w, b, k) = ix.position_of(i);
+        Position::<R>::from_parts(w, b, k, Color::White).unwrap()
+    })
 }

@@ -30,8 +30,9 @@ pub mod probe;
 pub mod retro;
 pub mod values;
 
+use crate::draughts::board::Geometry;
 use crate::draughts::rules::Rules;
-use index::Material;
+use index::{Material, binom};
 use std::path::{Path, PathBuf};
 
 pub use build::DraughtsBuilder;
@@ -40,9 +41,25 @@ pub use probe::{DraughtsTables, open, open_tables};
 /// Extension of a win/draw/loss file.
 pub const WDL_EXT: &str = ".wdl";
 
-/// The most pieces of a table: `tiao egdb build` goes up to 7 on the 8x8 boards and 6 on 10x10
-/// (a 7-piece 10x10 slice has more positions with the same men than the solver numbers).
+/// The most pieces of a table on any board (see [`max_table_pieces`] for one board).
 pub const MAX_TABLE_PIECES: u32 = 7;
+
+/// The most pieces of a table the solver builds on board `G`: at most [`MAX_TABLE_PIECES`],
+/// and every subproblem (the positions with the same men of a slice and its twin, the most
+/// for kings only) numbered below 2^32 as `retro::solve_pair` requires. 7 on 8x8, 6 on 10x10
+/// (`KKKKvKKK` has 3.5 * 10^9 positions there).
+pub fn max_table_pieces<G: Geometry>() -> u32 {
+    let s = G::SQUARES as u32;
+    (2..=MAX_TABLE_PIECES)
+        .take_while(|&n| {
+            (1..n).all(|a| {
+                let twins = if 2 * a == n { 1 } else { 2 };
+                binom(s, a) * binom(s - a, n - a) * twins < u32::MAX as u64
+            })
+        })
+        .last()
+        .unwrap_or(1)
+}
 /// Extension of a distance file.
 pub const DISTANCE_EXT: &str = ".dtc";
 

@@ -13,7 +13,7 @@
 
 use super::build::{header, header_of_size};
 use super::index::{Material, SliceIndex, rotate};
-use super::{DISTANCE_EXT, MAX_TABLE_PIECES, WDL_EXT};
+use super::{DISTANCE_EXT, WDL_EXT, max_table_pieces};
 use crate::color::Color;
 use crate::draughts::movegen;
 use crate::draughts::position::Position;
@@ -173,10 +173,11 @@ fn open_slice<R: Rules>(path: &Path, m: Material, kind: Kind) -> Result<Table, E
     let t = Table::open(path)?;
     // Game, variant, kind and slice first, with the file's own size (free to compute).
     t.expect(&header_of_size::<R>(m, kind, t.header().positions))?;
-    if m.pieces() > MAX_TABLE_PIECES {
+    let most = max_table_pieces::<R::Board>();
+    if m.pieces() > most {
         return Err(EgdbError::Corrupt {
             path: path.to_path_buf(),
-            reason: format!("a slice of more than {MAX_TABLE_PIECES} pieces"),
+            reason: format!("a slice of more than {most} pieces"),
         });
     }
     t.expect(&header::<R>(m, kind))?;

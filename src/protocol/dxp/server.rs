@@ -210,9 +210,15 @@ fn wait_or_refuse(shared: &Shared, stream: TcpStream, addr: SocketAddr, conn: u6
 /// and closes it; not logged (see [`accept_all`]).
 fn tell_closed(mut stream: TcpStream) {
     let _ = stream.set_nonblocking(false);
-    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-    let _ = stream.write_all(&encode(&Message::Chat(format!("tiao: {CLOSED}")).to_wire()));
+    say(&mut stream, CLOSED);
     let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// Writes `why` to a connection as a CHAT (best effort, within a second).
+fn say(stream: &mut TcpStream, why: &str) {
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    let chat: String = format!("tiao: {why}").chars().take(MAX_CHAT).collect();
+    let _ = stream.write_all(&encode(&Message::Chat(chat).to_wire()));
 }
 
 /// Why a connection after the last game is refused.
@@ -231,9 +237,7 @@ fn refuse(shared: &Shared, mut stream: TcpStream, addr: SocketAddr, conn: u64, r
     {
         shared.log.line(&line);
     }
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    let chat: String = format!("tiao: {why}").chars().take(MAX_CHAT).collect();
-    let _ = stream.write_all(&encode(&Message::Chat(chat).to_wire()));
+    say(&mut stream, why);
     if !read.is_zero()
         && stream.set_read_timeout(Some(read)).is_ok()
         && let Ok(clone) = stream.try_clone()
