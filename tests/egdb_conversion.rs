@@ -21,6 +21,7 @@ use tiao::egdb::draughts::DraughtsTables;
 use tiao::engine::{EgdbSetting, Engine, EngineOptions, Event};
 use tiao::game::Game;
 use tiao::search::Limits;
+use tiao::search::score::is_table;
 use tiao::variant::GameKind;
 
 /// The value of any position for its side to move and its distance to capture, from the
@@ -241,4 +242,51 @@ fn duoyibu_endings_are_converted() {
 #[test]
 fn international_endings_are_converted() {
     converts::<International>(&["KKKvK", "KKMvK", "KMMvK", "KMvKM"], 10);
+}
+
+/// A single legal move is played without a search; its score is the tables' when they know the
+/// position after it (a table win, not an evaluation).
+#[test]
+fn a_single_move_into_the_tables_takes_their_score() {
+    let tables = build::<English>(&["KKvKM"]);
+    let start = spread::<English>("KKvKM", 20_000)
+        .find(|p| {
+            let moves = movegen::legal_moves(p);
+            moves.len() == 1
+                && tables
+                    .lookup(&p.make(&moves[0]))
+                    .is_some_and(|v| v.wdl == Wdl::Loss)
+        })
+        .expect("a position with one move, into a table win");
+    let score_of = |egdb: EgdbSetting| {
+        let mut engine = Engine::new(
+            GameKind::new(English::VARIANT),
+            EngineOptions {
+                hash_mib: 16,
+                egdb,
+                ..EngineOptions::default()
+            },
+        )
+        .unwrap();
+        engine.set_position(Some(&start.fen()), &[]).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let tx = std::sync::Mutex::new(tx);
+        engine
+            .search_here(
+                Limits::move_time(std::time::Duration::from_secs(3600)),
+                Arc::new(move |e| {
+                    if let Event::Done(d) = e {
+                        let _ = tx.lock().unwrap().send(d);
+                    }
+                }),
+            )
+            .unwrap();
+        let done = rx.recv().unwrap();
+        assert_eq!(done.depth, 0, "{}: answered at once", start.fen());
+        done.score.0
+    };
+    let with = score_of(EgdbSetting::Dir(tables_dir().to_path_buf()));
+    assert!(with > 0 && is_table(with), "{}: {with}", start.fen());
+    let without = score_of(EgdbSetting::Off);
+    assert!(!is_table(without), "{}: {without}", start.fen());
 }

@@ -242,16 +242,24 @@ pub fn search_with_tables<G: Evaluate>(
         return result;
     }
     if moves.len() == 1 && !limits.analyze {
-        // A single legal move is answered at once (Hub `go think`).
+        // A single legal move is answered at once (Hub `go think`), scored by the tables when
+        // they know the child, else by its evaluation.
         let m = moves[0];
         let child = root.make(&m);
+        let score = match tables
+            .filter(|t| child.piece_count() <= t.max_pieces())
+            .and_then(|t| t.probe(&child))
+        {
+            Some(p) => -score::table_score(p, 1, || child.evaluate()),
+            None => -child.evaluate(),
+        };
         let ponder = tt
             .probe(child.key())
             .and_then(|d| reply_at(&child, d.move_index));
         let result = SearchResult {
             best: Some(m),
             ponder,
-            score: Score(-child.evaluate()),
+            score: Score(score),
             depth: 0,
             nodes: 1,
             time: start.elapsed(),
