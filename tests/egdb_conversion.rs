@@ -248,7 +248,9 @@ fn international_endings_are_converted() {
 /// position after it (a table win, not an evaluation).
 #[test]
 fn a_single_move_into_the_tables_takes_their_score() {
-    let tables = build::<English>(&["KKvKM"]);
+    // Its own directory: the other tests' engines read theirs while it builds.
+    let dir = temp_dir("single-move");
+    let tables = build_in::<English>(&dir, &["KKvKM"]);
     let start = spread::<English>("KKvKM", 20_000)
         .find(|p| {
             let moves = movegen::legal_moves(p);
@@ -285,7 +287,7 @@ fn a_single_move_into_the_tables_takes_their_score() {
         assert_eq!(done.depth, 0, "{}: answered at once", start.fen());
         done.score.0
     };
-    let with = score_of(EgdbSetting::Dir(tables_dir().to_path_buf()));
+    let with = score_of(EgdbSetting::Dir(dir.clone()));
     assert!(with > 0 && is_table(with), "{}: {with}", start.fen());
     let without = score_of(EgdbSetting::Off);
     assert!(!is_table(without), "{}: {without}", start.fen());

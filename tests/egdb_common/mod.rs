@@ -33,10 +33,15 @@ pub fn tables_dir() -> &'static Path {
 pub fn build<R: Rules>(slices: &[&str]) -> DraughtsTables<R> {
     static LOCK: Mutex<()> = Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    build_in(tables_dir(), slices)
+}
+
+/// Builds the slices `slices` of rules `R`, with what they lead to, in `dir`, and opens them.
+pub fn build_in<R: Rules>(dir: &Path, slices: &[&str]) -> DraughtsTables<R> {
     let targets: Vec<Material> = slices.iter().map(|s| Material::parse(s).unwrap()).collect();
-    let b = DraughtsBuilder::<R>::new(tables_dir(), 0, true).only(&targets);
+    let b = DraughtsBuilder::<R>::new(dir, 0, true).only(&targets);
     driver::build(&b, false, &mut |_| {}).unwrap();
-    let (t, problems) = open_tables::<R>(tables_dir());
+    let (t, problems) = open_tables::<R>(dir);
     assert!(problems.is_empty(), "{problems:?}");
     t
 }
