@@ -30,13 +30,15 @@ fn channel() -> (EventSink, Receiver<Event>) {
     )
 }
 
-/// Waits for the `Done` event, checking that it is the last one.
-fn done(rx: &Receiver<Event>, within: Duration) -> Done {
+/// Waits for the `Done` event of `e`'s search, checking that it is the last one: once the
+/// search thread is joined, nothing followed it.
+fn done(e: &mut Engine, rx: &Receiver<Event>) -> Done {
     loop {
-        match rx.recv_timeout(within).expect("a Done event in time") {
+        match rx.recv_timeout(HANG).expect("a Done event") {
             Event::Info(_) => {}
             Event::Done(d) => {
-                assert!(rx.recv_timeout(Duration::from_millis(20)).is_err());
+                e.wait();
+                assert!(rx.try_recv().is_err(), "an event after Done");
                 return d;
             }
         }
@@ -218,7 +220,7 @@ fn ponder_waits_for_the_hit() {
     assert!(e.is_searching(), "pondering has no time limit");
     // After the hit the 100 ms apply: `Done` comes by itself.
     e.ponder_hit();
-    let d = done(&rx, HANG);
+    let d = done(&mut e, &rx);
     assert!(d.best.is_some());
 }
 
@@ -231,7 +233,7 @@ fn single_move_and_lost_positions() {
     // a single legal move is played without a search.
     e.go(Limits::move_time(Duration::from_secs(3600)), sink)
         .unwrap();
-    let d = done(&rx, HANG);
+    let d = done(&mut e, &rx);
     assert_eq!(d.best.unwrap().hub, "28x19x23");
     assert_eq!(d.depth, 0);
     // `go analyze` searches a single move too.
@@ -244,14 +246,14 @@ fn single_move_and_lost_positions() {
         sink,
     )
     .unwrap();
-    assert!(done(&rx, HANG).depth >= 3);
+    assert!(done(&mut e, &rx).depth >= 3);
     // No legal move: Done without a move.
     e.set_position(Some("B:W6,7,12:B1"), &[]).unwrap();
     assert!(e.legal_moves().is_empty());
     assert!(!e.has_legal_move());
     let (sink, rx) = channel();
     e.go(Limits::depth(5), sink).unwrap();
-    assert!(done(&rx, HANG).best.is_none());
+    assert!(done(&mut e, &rx).best.is_none());
 }
 
 #[test]

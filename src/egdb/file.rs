@@ -346,7 +346,6 @@ impl TableWriter {
     }
 }
 
-/// Bytes of the symbol map at the start of a payload.
 /// The checks of a header alone (magic, version, header length, header checksum), on `bytes`,
 /// the file or its first [`HEADER_LEN`] bytes: the file's length as the header gives it.
 fn sound_header(path: &Path, bytes: &[u8]) -> Result<u64, EgdbError> {

@@ -34,38 +34,70 @@ use super::position::MorrisPosition;
 use crate::color::Color;
 use crate::game::{EVAL_MAX, Evaluate};
 
-/// The evaluation weights. Units: centi-men (hundredths of a piece) per unit of the feature.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Weights {
+/// Defines [`Weights`] from its fields (each an `i32` term), with [`TERMS`], [`Weights::NAMES`],
+/// [`Weights::to_array`] and [`Weights::from_array`] in the fields' order: the list is written
+/// once.
+macro_rules! weight_terms {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// The evaluation weights. Units: centi-men (hundredths of a piece) per unit of the
+        /// feature.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        pub struct Weights {
+            $($(#[$doc])* pub $name: i32,)*
+        }
+
+        /// The number of weighted terms: the fields of [`Weights`], in their order.
+        pub const TERMS: usize = Weights::NAMES.len();
+
+        impl Weights {
+            /// The terms' names (the fields of [`Weights`]), in their order.
+            pub const NAMES: [&'static str; [$(stringify!($name)),*].len()] =
+                [$(stringify!($name)),*];
+
+            /// The weights in term order.
+            pub const fn to_array(&self) -> [i32; TERMS] {
+                [$(self.$name),*]
+            }
+
+            /// The weights of an array in term order.
+            pub const fn from_array(a: [i32; TERMS]) -> Weights {
+                let [$($name),*] = a;
+                Weights { $($name),* }
+            }
+        }
+    };
+}
+
+weight_terms! {
     /// Per piece on the board.
-    pub piece_on_board: i32,
+    piece_on_board,
     /// Per piece in hand (it will be placed where it is most useful, but can still be lost to
     /// mills before it is).
-    pub piece_in_hand: i32,
+    piece_in_hand,
     /// Per closed mill.
-    pub mill: i32,
+    mill,
     /// Per open mill (two in a row, third point empty and reachable).
-    pub open_mill: i32,
+    open_mill,
     /// Per double (running) mill: a piece that swings between two mills.
-    pub double_mill: i32,
+    double_mill,
     /// When the side has two or more threat points (a fork) and the opponent does not fly.
-    pub fork: i32,
+    fork,
     /// When the side has a fork against a flying opponent (with 3 pieces, one removal loses).
-    pub fork_vs_flying: i32,
+    fork_vs_flying,
     /// Per blocked piece (no empty neighbour) of a side that does not fly; counted against it.
-    pub blocked_piece: i32,
+    blocked_piece,
     /// Per slide available to a side that does not fly.
-    pub mobility: i32,
+    mobility,
     /// Flat bonus of a flying side (its freedom, in place of mobility).
-    pub flying: i32,
+    flying,
     /// Bonus of the side to move when it can close a mill with this move.
-    pub mill_in_one: i32,
+    mill_in_one,
     /// Per piece of a sliding side that can close a mill with a slide (next to an empty point
     /// that completes a mill of its other pieces).
-    pub slide_to_mill: i32,
+    slide_to_mill,
     /// Per slide available to a side that still places (added to `mobility`: the placed
     /// pieces' freedom foretells the moving phase's).
-    pub placing_mobility: i32,
+    placing_mobility,
 }
 
 /// The weights the engine plays with: halfway between the hand-set values and those `tiao tune
@@ -117,28 +149,38 @@ pub struct Features {
 
 /// The points where side `c` would close a mill if it were to move.
 pub fn threats(pos: &MorrisPosition, c: Color) -> u32 {
+    threats_and_sliders(pos, c).0
+}
+
+/// [`threats`], and for a side that slides the pieces whose slide closes a mill (0 for a side
+/// that places or flies): one pass over the same slides.
+fn threats_and_sliders(pos: &MorrisPosition, c: Color) -> (u32, u32) {
     let own = pos.pieces(c);
-    let empty = pos.empty();
-    let candidates = completing(own) & empty;
+    let candidates = completing(own) & pos.empty();
     if pos.lost_by_material(c) {
-        return 0;
+        return (0, 0);
     }
     if candidates == 0 || pos.places(c) {
-        return candidates;
+        return (candidates, 0);
     }
+    let closes = |from: u8, to: u8| closes_mill((own ^ bit(from)) | bit(to), to);
     let flies = pos.flies(c);
-    let mut found = 0;
+    let (mut found, mut sliders) = (0, 0);
     for to in points(candidates) {
-        let movers = if flies {
-            own
+        if flies {
+            if points(own).any(|from| closes(from, to)) {
+                found |= bit(to);
+            }
         } else {
-            ADJACENT[to as usize] & own
-        };
-        if points(movers).any(|f| closes_mill((own ^ bit(f)) | bit(to), to)) {
-            found |= bit(to);
+            for from in points(ADJACENT[to as usize] & own) {
+                if closes(from, to) {
+                    found |= bit(to);
+                    sliders |= bit(from);
+                }
+            }
         }
     }
-    found
+    (found, sliders)
 }
 
 /// The features of side `c`.
@@ -172,7 +214,9 @@ pub fn features(pos: &MorrisPosition, c: Color) -> Features {
             }
         }
     }
-    f.threats = threats(pos, c).count_ones() as i32;
+    let (threats, sliders) = threats_and_sliders(pos, c);
+    f.threats = threats.count_ones() as i32;
+    f.slide_to_mill = sliders.count_ones() as i32;
     if !flies {
         // Lines are symmetric: a piece has an empty neighbour when a step from an empty point
         // reaches it.
@@ -184,83 +228,31 @@ pub fn features(pos: &MorrisPosition, c: Color) -> Features {
         f.blocked = (own & !next_to_empty).count_ones() as i32;
     }
     f.places = places;
-    if !places && !flies {
-        // The pieces next to an empty point that completes a mill of the others.
-        let mut reach = 0;
-        for to in points(completing(own) & empty) {
-            for from in points(ADJACENT[to as usize] & own) {
-                if closes_mill((own ^ bit(from)) | bit(to), to) {
-                    reach |= bit(from);
-                }
-            }
-        }
-        f.slide_to_mill = reach.count_ones() as i32;
-    }
     f
 }
 
-/// The number of weighted terms: the fields of [`Weights`], in their order.
-pub const TERMS: usize = 13;
-
-impl Weights {
-    /// The terms' names (the fields of [`Weights`]), in their order.
-    pub const NAMES: [&'static str; TERMS] = [
-        "piece_on_board",
-        "piece_in_hand",
-        "mill",
-        "open_mill",
-        "double_mill",
-        "fork",
-        "fork_vs_flying",
-        "blocked_piece",
-        "mobility",
-        "flying",
-        "mill_in_one",
-        "slide_to_mill",
-        "placing_mobility",
-    ];
-
-    /// The weights in term order.
-    pub const fn to_array(&self) -> [i32; TERMS] {
-        [
-            self.piece_on_board,
-            self.piece_in_hand,
-            self.mill,
-            self.open_mill,
-            self.double_mill,
-            self.fork,
-            self.fork_vs_flying,
-            self.blocked_piece,
-            self.mobility,
-            self.flying,
-            self.mill_in_one,
-            self.slide_to_mill,
-            self.placing_mobility,
-        ]
-    }
-
-    /// The weights of an array in term order.
-    pub const fn from_array(a: [i32; TERMS]) -> Weights {
-        Weights {
-            piece_on_board: a[0],
-            piece_in_hand: a[1],
-            mill: a[2],
-            open_mill: a[3],
-            double_mill: a[4],
-            fork: a[5],
-            fork_vs_flying: a[6],
-            blocked_piece: a[7],
-            mobility: a[8],
-            flying: a[9],
-            mill_in_one: a[10],
-            slide_to_mill: a[11],
-            placing_mobility: a[12],
+/// The index of the term named `name` in [`Weights::NAMES`] (a compile-time error in a
+/// constant when there is none).
+pub const fn term(name: &str) -> usize {
+    let mut i = 0;
+    while i < TERMS {
+        let (n, m) = (Weights::NAMES[i].as_bytes(), name.as_bytes());
+        if n.len() == m.len() {
+            let mut j = 0;
+            while j < n.len() && n[j] == m[j] {
+                j += 1;
+            }
+            if j == n.len() {
+                return i;
+            }
         }
+        i += 1;
     }
+    panic!("no such term")
 }
 
 /// The index of `mill_in_one`, the side to move's term.
-pub const MILL_IN_ONE: usize = 10;
+pub const MILL_IN_ONE: usize = term("mill_in_one");
 
 /// The per-term counts of side `c` (before the side-to-move bonus), in term order: what each
 /// weight multiplies (`blocked_piece` counts against the side, so its count is negative).
@@ -466,21 +458,14 @@ mod tests {
         assert_eq!(features(&p, Color::White).slide_to_mill, 1);
         assert_eq!(features(&p, Color::Black).slide_to_mill, 0);
         let c = term_counts(&p);
-        assert_eq!(
-            c[Weights::NAMES
-                .iter()
-                .position(|&n| n == "slide_to_mill")
-                .unwrap()],
-            1
-        );
-        assert_eq!(c[12], 0, "nobody places");
+        assert_eq!(c[term("slide_to_mill")], 1);
+        assert_eq!(c[term("placing_mobility")], 0, "nobody places");
         // Placing: White's a1 and d7 have 5 slides, Black's g1 2; a placing side's pieces
         // cannot close a mill by a slide yet.
         let p = pos("B:Wa1,d7:Bg1:H7,8:R0");
         let c = term_counts(&p);
-        assert_eq!(Weights::NAMES[12], "placing_mobility");
-        assert_eq!((c[8], c[12]), (3, 3));
-        assert_eq!(c[11], 0);
+        assert_eq!((c[term("mobility")], c[term("placing_mobility")]), (3, 3));
+        assert_eq!(c[term("slide_to_mill")], 0);
     }
 
     #[test]

@@ -12,9 +12,10 @@
 //! free terms).
 //!
 //! A game's samples start after its opening: `--skip-plies`, or the opening `tiao match` marked
-//! with a comment when it is longer. The games are read by [`read_games`], which refuses (a [`TuneError`], never a panic) a file it
-//! cannot read or parse and a game of another variant; [`collect`] replays them and leaves out,
-//! with the reason, a game without a result or with a move that does not replay.
+//! with a comment when it is longer. The games are read by [`read_games`], which refuses (a
+//! [`TuneError`], never a panic) a file it cannot read or parse and a game of another variant;
+//! [`collect`] replays them and leaves out, with the reason, a game without a result or with a
+//! move that does not replay.
 //!
 //! Invariants: a sample's counts are in the game's term order (its `Weights`' fields); a split
 //! by games ([`Collected::split`]) keeps every game's positions on one side; a term no sample

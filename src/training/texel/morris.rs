@@ -15,8 +15,6 @@
 use super::{Collected, Sample};
 use crate::game::{Game, MoveList};
 use crate::morris::MorrisPosition;
-#[cfg(test)]
-use crate::morris::eval::MILL_IN_ONE;
 use crate::morris::eval::{TERMS, Weights, term_counts, threats};
 use crate::pdn::PdnGame;
 
@@ -74,7 +72,7 @@ mod tests {
     use super::super::{error, fit_scale, fit_weights, synthetic};
     use super::*;
     use crate::color::Color;
-    use crate::morris::eval::{WEIGHTS, evaluate_with};
+    use crate::morris::eval::{MILL_IN_ONE, WEIGHTS, evaluate_with};
     use crate::pdn;
 
     #[test]
