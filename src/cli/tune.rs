@@ -388,9 +388,10 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
     let weights = model.weights(family);
     std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
     println!(
-        "wrote {out} ({} windows, {} weights) in {:.1} s; rebuild tiao to embed it when it is \
-         weights/{family}.tpw",
+        "wrote {out} ({} windows in {} layers, {} weights) in {:.1} s; rebuild tiao to embed it \
+         when it is weights/{family}.tpw",
         weights.windows,
+        patterns::LAYERS,
         weights.table.len(),
         start.elapsed().as_secs_f64()
     );

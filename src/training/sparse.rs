@@ -5,6 +5,7 @@
 //! Model: for a position with hand-made score `h` and divisor `d` ([`hand_part`]), opening
 //! share `f` (its [`phase`] over the start's pieces) and configurations `c_w` of its windows,
 //! the evaluation from White's view is `e = (h + sum_w s_w (f a[p_w] + (1 - f) b[p_w])) / d`,
+//! over the windows `w` of both layers (men and kings, [`patterns::LAYERS`]),
 //! where `p_w` is the parameter of window `w`'s configuration and `s_w` its sign (the colour
 //! symmetry ties a configuration to its turned, colour-swapped image: one parameter, opposite
 //! signs; a configuration that is its own image has none). The prediction is `sigmoid(k e)`
@@ -17,16 +18,16 @@
 //! data is held out), the batches follow a permutation drawn from the seed, and the gradients
 //! of a batch are summed in a fixed order, so a run is repeatable on any number of threads.
 //!
-//! Memory: a sample is its configurations (2 bytes a window), the hand score and divisor, the
-//! phase and the target: 72 bytes on 10x10, so tens of millions fit in a few GiB.
+//! Memory: a sample is its configurations (2 bytes a window of a layer), the hand score and
+//! divisor, the phase and the target: 136 bytes, so tens of millions fit in a few GiB.
 
 use super::data::{DECISIVE, Record};
 use crate::color::Color;
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::hand_part;
 use crate::draughts::eval::patterns::{
-    self, BoardWindows, CONFIGS, MAX_WINDOWS, PHASES, PatternWeights, UNITS, phase, start_pieces,
-    turned_config,
+    self, BoardWindows, CONFIGS, KINGS, LAYERS, MAX_WINDOWS, MEN, PHASES, PatternWeights, UNITS,
+    phase, start_pieces, turned_config,
 };
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
@@ -36,8 +37,8 @@ use rayon::prelude::*;
 /// One training position, ready for the model.
 #[derive(Copy, Clone, Debug)]
 pub struct Sample {
-    /// Window configurations.
-    pub configs: [u16; MAX_WINDOWS],
+    /// Window configurations: `configs[layer * windows + window]`.
+    pub configs: [u16; LAYERS * MAX_WINDOWS],
     /// Hand-made score, White's view, centi-men.
     pub hand: f32,
     /// 1 / the evaluation's divisor.
@@ -115,10 +116,15 @@ pub fn prepare<R: Rules>(records: &[Record], holdout: usize) -> Prepared {
         .map(|(r, &g)| {
             let pos = Position::<R>::from_parts(r.white, r.black, r.kings, r.side).ok()?;
             let (hand, div) = hand_part(&pos)?;
-            let men = (r.white & !r.kings, r.black & !r.kings);
-            let mut configs = [0u16; MAX_WINDOWS];
-            for (w, c) in configs.iter_mut().enumerate().take(win.count) {
-                *c = patterns::config(men.0, men.1, win.masks[w]) as u16;
+            let mut configs = [0u16; LAYERS * MAX_WINDOWS];
+            for (layer, white, black) in [
+                (MEN, r.white & !r.kings, r.black & !r.kings),
+                (KINGS, r.white & r.kings, r.black & r.kings),
+            ] {
+                for w in 0..win.count {
+                    configs[layer * win.count + w] =
+                        patterns::config(white, black, win.masks[w]) as u16;
+                }
             }
             let white_score = if r.side == Color::White {
                 r.score
@@ -189,12 +195,13 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
     ((a + b) / 2.0).exp()
 }
 
-/// The parameter of every (window, configuration): `(index, sign)`, sign 0 for a configuration
-/// that is its own turned image (its weight is zero).
+/// The parameter of every (layer, window, configuration): `(index, sign)`, sign 0 for a
+/// configuration that is its own turned image (its weight is zero). A layer's windows pair
+/// with the same layer's.
 pub struct Tying {
-    /// `slot[w * CONFIGS + c]`.
+    /// `slot[(layer * windows + w) * CONFIGS + c]`.
     pub slot: Vec<(u32, i8)>,
-    /// Windows of the board.
+    /// Windows of the board, in both layers: `LAYERS` times the board's.
     pub windows: usize,
 }
 
@@ -202,11 +209,12 @@ impl Tying {
     /// The tying of `G`'s windows.
     pub fn new<G: Geometry>() -> Tying {
         let win = &<G as BoardWindows>::WINDOWS;
-        let mut slot = Vec::with_capacity(win.count * CONFIGS);
-        for w in 0..win.count {
+        let mut slot = Vec::with_capacity(LAYERS * win.count * CONFIGS);
+        for lw in 0..LAYERS * win.count {
+            let (layer, w) = (lw / win.count, lw % win.count);
             for c in 0..CONFIGS {
-                let a = w * CONFIGS + c;
-                let b = win.partner(w) * CONFIGS + turned_config(c);
+                let a = lw * CONFIGS + c;
+                let b = (layer * win.count + win.partner(w)) * CONFIGS + turned_config(c);
                 slot.push(match a.cmp(&b) {
                     std::cmp::Ordering::Equal => (0, 0),
                     std::cmp::Ordering::Less => (a as u32, 1),
@@ -216,7 +224,7 @@ impl Tying {
         }
         Tying {
             slot,
-            windows: win.count,
+            windows: LAYERS * win.count,
         }
     }
 }
@@ -297,7 +305,7 @@ impl Model {
     /// The weight table for the engine: every (window, configuration) with its sign, rounded to
     /// 1/UNITS centi-men.
     pub fn weights(&self, family: &str) -> PatternWeights {
-        let mut out = PatternWeights::zero(family, self.tying.windows);
+        let mut out = PatternWeights::zero(family, self.tying.windows / LAYERS);
         for (j, &(p, sign)) in self.tying.slot.iter().enumerate() {
             for ph in 0..PHASES {
                 let v = sign as f32 * self.theta[p as usize * PHASES + ph] * UNITS as f32;
@@ -400,12 +408,20 @@ mod tests {
     fn tying_makes_a_position_and_its_mirror_opposite() {
         let t = Tying::new::<Board8>();
         let win = &<Board8 as BoardWindows>::WINDOWS;
-        for w in 0..win.count {
-            for c in [0usize, 1, 5, 77, 3000, 6560] {
-                let (p, s) = t.slot[w * CONFIGS + c];
-                let (q, r) = t.slot[win.partner(w) * CONFIGS + turned_config(c)];
-                assert_eq!(p, q);
-                assert_eq!(s, -r);
+        assert_eq!(t.windows, LAYERS * win.count);
+        for layer in 0..LAYERS {
+            let base = layer * win.count;
+            for w in 0..win.count {
+                for c in [0usize, 1, 5, 77, 3000, 6560] {
+                    let (p, s) = t.slot[(base + w) * CONFIGS + c];
+                    let (q, r) = t.slot[(base + win.partner(w)) * CONFIGS + turned_config(c)];
+                    assert_eq!(p, q);
+                    assert_eq!(s, -r);
+                    // A layer's parameters are its own.
+                    if s != 0 {
+                        assert_eq!(p as usize / (win.count * CONFIGS), layer);
+                    }
+                }
             }
         }
     }
@@ -451,10 +467,8 @@ mod tests {
         let back = PatternWeights::parse(&w.to_bytes(), "english", 15).unwrap();
         let sample = &prepared.train[0];
         let r = &records[0];
-        let pieces = (r.white | r.black).count_ones();
         let engine = patterns::EnginePatterns::new::<Board8>(&back);
-        let table = engine.score::<Board8>(r.white & !r.kings, r.black & !r.kings, pieces) as f32
-            / UNITS as f32;
+        let table = engine.score::<Board8>(r.white, r.black, r.kings) as f32 / UNITS as f32;
         let model_patterns = model.eval(sample) / sample.inv_div - sample.hand;
         assert!(
             (table - model_patterns).abs() < 1.0,

@@ -436,13 +436,9 @@ fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     let Some((hand, div)) = hand_part(pos) else {
         return EVAL_MAX; // the side to move has pieces, the other none
     };
-    let kings = pos.kings();
     let mut s = hand
-        + patterns::embedded::<R>().score::<R::Board>(
-            pos.white() & !kings,
-            pos.black() & !kings,
-            pos.occupied().count_ones(),
-        ) / patterns::UNITS;
+        + patterns::embedded::<R>().score::<R::Board>(pos.white(), pos.black(), pos.kings())
+            / patterns::UNITS;
     if div > 1 {
         s /= div;
     }
@@ -646,11 +642,10 @@ mod tests {
                         let white_view = if pos.side() == Color::White { 1 } else { -1 };
                         let fen = crate::draughts::notation::fen::write(&pos);
                         assert_eq!(Some((dot, 1)), hand_part(&pos), "{fen}");
-                        let k = pos.kings();
                         let patterns = patterns::embedded::<R>().score::<R::Board>(
-                            pos.white() & !k,
-                            pos.black() & !k,
-                            pos.occupied().count_ones(),
+                            pos.white(),
+                            pos.black(),
+                            pos.kings(),
                         ) / patterns::UNITS;
                         assert_eq!(
                             (dot + patterns).clamp(-EVAL_MAX + 1, EVAL_MAX - 1),

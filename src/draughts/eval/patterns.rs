@@ -1,13 +1,19 @@
-//! Pattern evaluation: the men of overlapping 4x4 windows of the board, each configuration
-//! scored by a learned weight, in two phases.
+//! Pattern evaluation: the men and the kings of overlapping 4x4 windows of the board, each
+//! configuration scored by a learned weight, in two phases.
 //!
 //! **Windows.** A window is 4 files by 4 rows: its 8 dark squares, two in each row. Windows
 //! start on every even file and every row ([`Windows`]): 4 x 7 = 28 windows on 10x10, 3 x 5 = 15
 //! on 8x8, so that every square lies in several windows and each window sees the men around it.
 //! A window's **configuration** is the state of its 8 squares, each empty, a White man or a
-//! Black man (kings count as empty: they have their own terms in the hand-made evaluation), read
-//! as a base-3 number: square `i` (in square-number order within the window) is digit `i`, 0
-//! empty, 1 White, 2 Black. So a window has 3^8 = 6561 configurations, each one weight per phase.
+//! Black man (kings count as empty), read as a base-3 number: square `i` (in square-number order
+//! within the window) is digit `i`, 0 empty, 1 White, 2 Black. So a window has 3^8 = 6561
+//! configurations, each one weight per phase.
+//!
+//! **Layers.** The windows are read twice: once for the men ([`MEN`]), once for the kings
+//! ([`KINGS`], each square empty, a White king or a Black king, men counting as empty), each
+//! layer with its own table. A window without kings adds nothing (its empty configuration's
+//! weights cancel, below), so the king layer is skipped in positions without kings, and for a
+//! family whose king layer is all zero.
 //!
 //! **Indices from bitboards.** A window's men of one colour are extracted as 8 bits by a parallel
 //! bit extract (`pext`, one instruction with BMI2; a loop elsewhere), and the base-3 index is
@@ -25,7 +31,8 @@
 //! **Weights in the binary.** Each family's trained table is a file in `weights/`, embedded with
 //! `include_bytes!`, with a header (magic, format version, family, window count, checksum): a
 //! file of another family or version is refused with a clear error ([`PatternWeights::parse`]).
-//! Weights are stored in 1/[`UNITS`] of a centi-man.
+//! Weights are stored in 1/[`UNITS`] of a centi-man. Format version 2 holds both layers; a
+//! version-1 file (men only, before the king layer) reads with a zero king layer.
 
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::weights::Family;
@@ -44,6 +51,12 @@ pub const MAX_WINDOWS: usize = 28;
 pub const UNITS: i32 = 16;
 /// Phases of a weight: opening/middlegame, endgame.
 pub const PHASES: usize = 2;
+/// Layers of windows: the men's and the kings'.
+pub const LAYERS: usize = 2;
+/// The men's layer.
+pub const MEN: usize = 0;
+/// The kings' layer.
+pub const KINGS: usize = 1;
 
 /// `TERNARY[b]`: the 8 bits of `b` read as base-3 digits (bit `i` is `3^i`).
 pub const TERNARY: [u16; 256] = {
@@ -272,22 +285,25 @@ pub fn phase<G: Geometry>(pieces: u32) -> u32 {
     pieces.min(start_pieces::<G>())
 }
 
-/// A family's pattern weights: per window and configuration, `[opening, endgame]` in
+/// A family's pattern weights: per layer, window and configuration, `[opening, endgame]` in
 /// 1/[`UNITS`] centi-men from White's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternWeights {
     /// The family (as [`family_name`] names it).
     pub family: String,
-    /// Windows of the table.
+    /// Windows of the board (of each layer).
     pub windows: usize,
-    /// `table[(window * CONFIGS + config) * PHASES + phase]`.
+    /// `table[((layer * windows + window) * CONFIGS + config) * PHASES + phase]`.
     pub table: Vec<i16>,
 }
 
 /// The first bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"TIAOPAT\0";
-/// The weight-file format version this build reads.
-pub const VERSION: u16 = 1;
+/// The weight-file format version this build writes: both layers. It reads version 1 too (the
+/// men's layer alone; the kings' reads as zero).
+pub const VERSION: u16 = 2;
+/// The version of the files of the men's layer alone.
+pub const VERSION_MEN_ONLY: u16 = 1;
 /// Bytes of the header: magic 8, version 2, window count 2, family name 16, checksum 8.
 pub const HEADER_BYTES: usize = 36;
 
@@ -313,7 +329,7 @@ impl fmt::Display for WeightsError {
             WeightsError::Version(v) => {
                 write!(
                     f,
-                    "pattern weights of format version {v}; this build reads {VERSION}"
+                    "pattern weights of format version {v}; this build reads {VERSION_MEN_ONLY} and {VERSION}"
                 )
             }
             WeightsError::Family { expected, found } => {
@@ -341,8 +357,21 @@ impl PatternWeights {
         PatternWeights {
             family: family.to_string(),
             windows,
-            table: vec![0; windows * CONFIGS * PHASES],
+            table: vec![0; LAYERS * windows * CONFIGS * PHASES],
         }
+    }
+
+    /// The index in [`PatternWeights::table`] of the opening weight of `config` in `window` of
+    /// `layer`.
+    pub fn index(&self, layer: usize, window: usize, config: usize) -> usize {
+        ((layer * self.windows + window) * CONFIGS + config) * PHASES
+    }
+
+    /// Whether some weight of `layer` is not zero.
+    pub fn uses(&self, layer: usize) -> bool {
+        let start = self.index(layer, 0, 0);
+        let end = self.index(layer + 1, 0, 0);
+        self.table[start..end].iter().any(|&v| v != 0)
     }
 
     /// The file form: header and table.
@@ -374,9 +403,11 @@ impl PatternWeights {
             return Err(WeightsError::NotWeights);
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
-            return Err(WeightsError::Version(version));
-        }
+        let layers = match version {
+            VERSION => LAYERS,
+            VERSION_MEN_ONLY => 1,
+            _ => return Err(WeightsError::Version(version)),
+        };
         let found_windows = u16::from_le_bytes([bytes[10], bytes[11]]) as usize;
         let name = &bytes[12..28];
         let end = name.iter().position(|&b| b == 0).unwrap_or(16);
@@ -393,7 +424,7 @@ impl PatternWeights {
             )));
         }
         let body = &bytes[HEADER_BYTES..];
-        let want = windows * CONFIGS * PHASES * 2;
+        let want = layers * windows * CONFIGS * PHASES * 2;
         if body.len() != want {
             return Err(WeightsError::Shape(format!(
                 "{} bytes of weights where {want} are needed",
@@ -404,24 +435,27 @@ impl PatternWeights {
         if fnv1a(body) != sum {
             return Err(WeightsError::Checksum);
         }
-        Ok(PatternWeights {
-            family: found,
-            windows,
-            table: body
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-        })
+        let mut out = PatternWeights::zero(&found, windows);
+        for (v, c) in out.table.iter_mut().zip(body.chunks_exact(2)) {
+            *v = i16::from_le_bytes([c[0], c[1]]);
+        }
+        Ok(out)
     }
 }
 
-/// A family's weights as the engine reads them: one table per pair of partner windows (the
-/// partner's weight is the negated weight of its turned configuration, which the trainer's
-/// tying guarantees) and one per self-turned window, so half the memory of the file's table.
+/// A family's weights as the engine reads them: per layer, one table per pair of partner
+/// windows (the partner's weight is the negated weight of its turned configuration, which the
+/// trainer's tying guarantees) and one per self-turned window, so half the memory of the file's
+/// table.
 #[derive(Clone, Debug)]
 pub struct EnginePatterns {
-    /// `table[slot * CONFIGS + config]`: `[opening, endgame]`, 1/UNITS centi-men, White's view.
+    /// `table[(layer * slots + slot) * CONFIGS + config]`: `[opening, endgame]`, 1/UNITS
+    /// centi-men, White's view.
     table: Vec<[i16; PHASES]>,
+    /// Tables of a layer: the pairs and the self-turned windows.
+    slots: usize,
+    /// Whether the kings' layer has a weight that is not zero.
+    kings: bool,
 }
 
 impl EnginePatterns {
@@ -430,21 +464,28 @@ impl EnginePatterns {
         let win = &<G as BoardWindows>::WINDOWS;
         assert_eq!(w.windows, win.count, "weights of the board's windows");
         let slots: Vec<usize> = (0..win.pairs).chain(2 * win.pairs..win.count).collect();
-        let mut table = Vec::with_capacity(slots.len() * CONFIGS);
-        for &window in &slots {
-            for c in 0..CONFIGS {
-                let i = (window * CONFIGS + c) * PHASES;
-                table.push([w.table[i], w.table[i + 1]]);
+        let mut table = Vec::with_capacity(LAYERS * slots.len() * CONFIGS);
+        for layer in 0..LAYERS {
+            for &window in &slots {
+                for c in 0..CONFIGS {
+                    let i = w.index(layer, window, c);
+                    table.push([w.table[i], w.table[i + 1]]);
+                }
             }
         }
-        EnginePatterns { table }
+        EnginePatterns {
+            table,
+            slots: slots.len(),
+            kings: w.uses(KINGS),
+        }
     }
 
-    /// The pattern score from White's view, in 1/[`UNITS`] centi-men, of White men `white` and
-    /// Black men `black`, with `pieces` pieces on the board.
+    /// The sums `(opening, endgame)` of one layer's windows for White's pieces `white` and
+    /// Black's `black` of that layer.
     #[inline(always)]
-    pub fn score<G: Geometry>(&self, white: u64, black: u64, pieces: u32) -> i32 {
+    fn layer<G: Geometry>(&self, layer: usize, white: u64, black: u64) -> (i32, i32) {
         let win = &<G as BoardWindows>::WINDOWS;
+        let table = &self.table[layer * self.slots * CONFIGS..(layer + 1) * self.slots * CONFIGS];
         let (mut open, mut end) = (0i32, 0i32);
         for i in 0..win.pairs {
             let (m, pm) = (win.masks[i], win.masks[win.pairs + i]);
@@ -452,17 +493,32 @@ impl EnginePatterns {
             // The partner's configuration, turned into window i's.
             let t = TERNARY_TURNED[extract(black, pm) as usize] as usize
                 + 2 * TERNARY_TURNED[extract(white, pm) as usize] as usize;
-            let (x, y) = (self.table[i * CONFIGS + a], self.table[i * CONFIGS + t]);
+            let (x, y) = (table[i * CONFIGS + a], table[i * CONFIGS + t]);
             open += x[0] as i32 - y[0] as i32;
             end += x[1] as i32 - y[1] as i32;
         }
         for (k, w) in (2 * win.pairs..win.count).enumerate() {
-            let x = self.table[(win.pairs + k) * CONFIGS + config(white, black, win.masks[w])];
+            let x = table[(win.pairs + k) * CONFIGS + config(white, black, win.masks[w])];
             open += x[0] as i32;
             end += x[1] as i32;
         }
+        (open, end)
+    }
+
+    /// The pattern score from White's view, in 1/[`UNITS`] centi-men, of White's pieces
+    /// `white` and Black's `black` of which `kings` are kings.
+    #[inline(always)]
+    pub fn score<G: Geometry>(&self, white: u64, black: u64, kings: u64) -> i32 {
+        let (mut open, mut end) = self.layer::<G>(MEN, white & !kings, black & !kings);
+        // Without kings the kings' layer adds nothing: every pair's empty configurations
+        // cancel, and a self-turned window's empty configuration has no weight.
+        if self.kings && kings != 0 {
+            let (o, e) = self.layer::<G>(KINGS, white & kings, black & kings);
+            open += o;
+            end += e;
+        }
         let total = start_pieces::<G>() as i32;
-        let p = phase::<G>(pieces) as i32;
+        let p = phase::<G>((white | black).count_ones()) as i32;
         (open * p + end * (total - p)) / total
     }
 }
@@ -605,14 +661,60 @@ mod tests {
     }
 
     #[test]
+    fn a_men_only_file_reads_with_a_zero_king_layer() {
+        // Version 1: the men's layer alone, as the files before the kings' layer.
+        let mut w = PatternWeights::zero("english", 15);
+        w.table[7] = 12;
+        let men = w.index(KINGS, 0, 0);
+        let mut v1 = w.to_bytes();
+        v1[8..10].copy_from_slice(&VERSION_MEN_ONLY.to_le_bytes());
+        v1.truncate(HEADER_BYTES + 2 * men);
+        let sum = fnv1a(&v1[HEADER_BYTES..]);
+        v1[28..36].copy_from_slice(&sum.to_le_bytes());
+        let back = PatternWeights::parse(&v1, "english", 15).unwrap();
+        assert_eq!(back, w);
+        assert!(back.uses(MEN) && !back.uses(KINGS));
+        // A version-2 file of the men's length is short.
+        let mut short = v1.clone();
+        short[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        assert!(matches!(
+            PatternWeights::parse(&short, "english", 15),
+            Err(WeightsError::Shape(_))
+        ));
+    }
+
+    #[test]
+    fn the_kings_layer_scores_kings_only() {
+        // One weight of the kings' layer: a White king alone on the first square of window 0
+        // (digit 0, configuration 1), tied to a Black king on the last square of its partner.
+        let win = &<Board8 as BoardWindows>::WINDOWS;
+        let mut w = PatternWeights::zero("flying-8x8", win.count);
+        let i = w.index(KINGS, 0, 1);
+        w.table[i] = 16 * UNITS as i16;
+        w.table[i + 1] = 16 * UNITS as i16;
+        let j = w.index(KINGS, win.partner(0), turned_config(1));
+        w.table[j] = -16 * UNITS as i16;
+        w.table[j + 1] = -16 * UNITS as i16;
+        let e = EnginePatterns::new::<Board8>(&w);
+        let sq = win.masks[0] & win.masks[0].wrapping_neg();
+        // Black's piece outside window 0 and its partner.
+        let rest = Board8::ALL & !win.masks[0] & !win.masks[win.partner(0)];
+        let far = rest & rest.wrapping_neg();
+        // A White king there scores, a White man there does not.
+        assert_eq!(e.score::<Board8>(sq, far, sq), 16 * UNITS);
+        assert_eq!(e.score::<Board8>(sq, far, 0), 0);
+        assert_eq!(e.score::<Board8>(sq, far, far), 0);
+    }
+
+    #[test]
     fn the_embedded_weights_load_for_every_family() {
         for (family, windows) in [("international", 28), ("flying-8x8", 15), ("english", 15)] {
             let bytes = embedded_file(family).unwrap();
             PatternWeights::parse(bytes, family, windows)
                 .unwrap_or_else(|e| panic!("{family}: {e}"));
         }
-        assert_eq!(embedded::<International>().table.len(), 14 * CONFIGS);
-        assert_eq!(embedded::<Russian>().table.len(), 8 * CONFIGS);
-        assert_eq!(embedded::<English>().table.len(), 8 * CONFIGS);
+        assert_eq!(embedded::<International>().table.len(), 2 * 14 * CONFIGS);
+        assert_eq!(embedded::<Russian>().table.len(), 2 * 8 * CONFIGS);
+        assert_eq!(embedded::<English>().table.len(), 2 * 8 * CONFIGS);
     }
 }
