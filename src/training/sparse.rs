@@ -26,8 +26,8 @@ use crate::color::Color;
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::hand_part;
 use crate::draughts::eval::patterns::{
-    self, BoardWindows, CONFIGS, KINGS, LAYERS, MAX_WINDOWS, MEN, PHASES, PatternWeights, UNITS,
-    phase, start_pieces, turned_config,
+    self, BoardWindows, CONFIGS, LAYERS, MAX_WINDOWS, PHASES, PatternWeights, UNITS, phase,
+    start_pieces, turned_config,
 };
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
@@ -117,10 +117,8 @@ pub fn prepare<R: Rules>(records: &[Record], holdout: usize) -> Prepared {
             let pos = Position::<R>::from_parts(r.white, r.black, r.kings, r.side).ok()?;
             let (hand, div) = hand_part(&pos)?;
             let mut configs = [0u16; LAYERS * MAX_WINDOWS];
-            for (layer, white, black) in [
-                (MEN, r.white & !r.kings, r.black & !r.kings),
-                (KINGS, r.white & r.kings, r.black & r.kings),
-            ] {
+            let pieces = patterns::layer_pieces(r.white, r.black, r.kings);
+            for (layer, &(white, black)) in pieces.iter().enumerate() {
                 for w in 0..win.count {
                     configs[layer * win.count + w] =
                         patterns::config(white, black, win.masks[w]) as u16;

@@ -58,6 +58,17 @@ pub const MEN: usize = 0;
 /// The kings' layer.
 pub const KINGS: usize = 1;
 
+/// Each layer's `(White, Black)` pieces of a position with White's pieces `white` and Black's
+/// `black`, of which `kings` are kings: the one definition of the layers, for the engine and the
+/// trainer alike.
+#[inline(always)]
+pub const fn layer_pieces(white: u64, black: u64, kings: u64) -> [(u64, u64); LAYERS] {
+    let mut out = [(0, 0); LAYERS];
+    out[MEN] = (white & !kings, black & !kings);
+    out[KINGS] = (white & kings, black & kings);
+    out
+}
+
 /// `TERNARY[b]`: the 8 bits of `b` read as base-3 digits (bit `i` is `3^i`).
 pub const TERNARY: [u16; 256] = {
     let mut t = [0u16; 256];
@@ -480,10 +491,10 @@ impl EnginePatterns {
         }
     }
 
-    /// The sums `(opening, endgame)` of one layer's windows for White's pieces `white` and
-    /// Black's `black` of that layer.
+    /// The sums `(opening, endgame)` of one layer's windows for that layer's White and Black
+    /// pieces ([`layer_pieces`]).
     #[inline(always)]
-    fn layer<G: Geometry>(&self, layer: usize, white: u64, black: u64) -> (i32, i32) {
+    fn layer<G: Geometry>(&self, layer: usize, (white, black): (u64, u64)) -> (i32, i32) {
         let win = &<G as BoardWindows>::WINDOWS;
         let table = &self.table[layer * self.slots * CONFIGS..(layer + 1) * self.slots * CONFIGS];
         let (mut open, mut end) = (0i32, 0i32);
@@ -509,11 +520,12 @@ impl EnginePatterns {
     /// `white` and Black's `black` of which `kings` are kings.
     #[inline(always)]
     pub fn score<G: Geometry>(&self, white: u64, black: u64, kings: u64) -> i32 {
-        let (mut open, mut end) = self.layer::<G>(MEN, white & !kings, black & !kings);
+        let pieces = layer_pieces(white, black, kings);
+        let (mut open, mut end) = self.layer::<G>(MEN, pieces[MEN]);
         // Without kings the kings' layer adds nothing: every pair's empty configurations
         // cancel, and a self-turned window's empty configuration has no weight.
         if self.kings && kings != 0 {
-            let (o, e) = self.layer::<G>(KINGS, white & kings, black & kings);
+            let (o, e) = self.layer::<G>(KINGS, pieces[KINGS]);
             open += o;
             end += e;
         }
@@ -665,10 +677,10 @@ mod tests {
         // Version 1: the men's layer alone, as the files before the kings' layer.
         let mut w = PatternWeights::zero("english", 15);
         w.table[7] = 12;
-        let men = w.index(KINGS, 0, 0);
+        let men_weights = w.index(KINGS, 0, 0);
         let mut v1 = w.to_bytes();
         v1[8..10].copy_from_slice(&VERSION_MEN_ONLY.to_le_bytes());
-        v1.truncate(HEADER_BYTES + 2 * men);
+        v1.truncate(HEADER_BYTES + 2 * men_weights);
         let sum = fnv1a(&v1[HEADER_BYTES..]);
         v1[28..36].copy_from_slice(&sum.to_le_bytes());
         let back = PatternWeights::parse(&v1, "english", 15).unwrap();
