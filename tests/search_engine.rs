@@ -280,3 +280,39 @@ fn info_events_carry_the_pv() {
     );
     assert_eq!(d.ponder.as_ref(), last.pv.get(1));
 }
+
+/// The evaluation cache returns what the evaluation would: the same search, node for node, with
+/// it on, off, or so small (two entries) that positions keep evicting each other.
+#[test]
+fn the_eval_cache_changes_no_node() {
+    let cases: [(Variant, Option<&str>, u32); 5] = [
+        (Variant::International, None, 14),
+        (
+            Variant::International,
+            Some(
+                "W:W27,28,31,32,33,36,37,38,39,41,42,43,44,47,48:B3,6,8,9,11,12,13,14,16,17,18,19,22,23,24",
+            ),
+            18,
+        ),
+        (Variant::Russian, Some("W:WKa1,c3,e3,g3:Bb8,Kd6,f6,h6"), 20),
+        (Variant::English, None, 15),
+        (Variant::Morris, None, 9),
+    ];
+    for (variant, fen, depth) in cases {
+        let mut runs = Vec::new();
+        for (cache, bits) in [("on", "14"), ("off", "14"), ("on", "1")] {
+            let mut e = engine(variant);
+            e.set_option("threads", "1").unwrap();
+            e.set_option("eval-cache", cache).unwrap();
+            e.set_option("eval-cache-bits", bits).unwrap();
+            e.set_position(fen, &[]).unwrap();
+            let (sink, rx) = channel();
+            e.go(Limits::depth(depth), sink).unwrap();
+            let d = done(&mut e, &rx);
+            runs.push((d.best.map(|m| m.hub), d.score, d.depth, d.nodes));
+        }
+        assert!(runs[0].3 > 1000, "{variant:?}: a search of some size");
+        assert_eq!(runs[0], runs[1], "{variant:?}: cache on and off");
+        assert_eq!(runs[0], runs[2], "{variant:?}: a two-entry cache");
+    }
+}

@@ -11,6 +11,11 @@
 //! pruning, late move reductions and PV re-searches; the forced-move extension, and the table
 //! store. At depth 0 the quiescence search takes over.
 //!
+//! Static evaluations go through the thread's evaluation cache ([`Worker::evaluate`]): a small
+//! table by key, allocated with the worker. The evaluation is a function of what the key hashes
+//! (pieces, side to move, Morris' pieces in hand; never a draw counter), so a cached value is
+//! the value the evaluation would give and the tree is node for node the same.
+//!
 //! An iteration stopped midway (clock, node limit or `stop`) is not all lost: when, at the root,
 //! a move searched after the first one (the previous iteration's best move, which the hash move
 //! puts first) scored above alpha, which the first move's score had reached or the window set
@@ -156,6 +161,18 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     /// The current iteration's best line so far, once a root move after the first one has beaten
     /// it (its score is exact or a lower bound).
     partial: Option<Iteration<G::Move>>,
+    /// Static evaluations by key ([`Worker::evaluate`]); empty when `eval-cache` is off.
+    eval_cache: Vec<u64>,
+}
+
+/// Most entries of an evaluation cache, as a power of two (256 MiB a thread).
+const MAX_EVAL_CACHE_BITS: usize = 25;
+
+/// An evaluation cache entry: the key's upper 32 bits above the evaluation's 32 bits; 0 is an
+/// empty slot (a position with those key bits and evaluation 0 is then simply not cached).
+#[inline(always)]
+fn eval_entry(key: u64, eval: i32) -> u64 {
+    (key & 0xFFFF_FFFF_0000_0000) | eval as u32 as u64
 }
 
 /// The child after `m`: `made` if it was made ahead, else made now, with its table entry
@@ -220,7 +237,31 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             root_first: None,
             prev_best: None,
             partial: None,
+            eval_cache: if p.eval_cache {
+                vec![0; 1 << p.eval_cache_bits.min(MAX_EVAL_CACHE_BITS)]
+            } else {
+                Vec::new()
+            },
         }
+    }
+
+    /// The static evaluation of `pos`, from the evaluation cache when `pos`'s key is there (the
+    /// slot is the key's low bits, the check its high 32: a false hit needs two positions alike
+    /// in 48 key bits and a slot).
+    #[inline(always)]
+    pub(crate) fn evaluate(&mut self, pos: &G) -> i32 {
+        if self.eval_cache.is_empty() {
+            return pos.evaluate();
+        }
+        let key = pos.key();
+        let slot = key as usize & (self.eval_cache.len() - 1);
+        let e = self.eval_cache[slot];
+        if e != 0 && (e ^ key) >> 32 == 0 {
+            return e as u32 as i32;
+        }
+        let eval = pos.evaluate();
+        self.eval_cache[slot] = eval_entry(key, eval);
+        eval
     }
 
     /// The main thread reports an iteration, completed or `partial` (helpers have nothing to
@@ -434,7 +475,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             && depth <= p.rfp_max_depth
             && quiet_node
             && !is_decisive(beta);
-        let eval = if rfp_node { pos.evaluate() } else { 0 };
+        let eval = if rfp_node { self.evaluate(pos) } else { 0 };
 
         let key = pos.key();
         let tt = self.shared.tt;

@@ -8,7 +8,8 @@
 //! - [`limits`]: depth, nodes, time, clock, infinite, ponder;
 //! - [`score`]: centi-men and `WIN - plies` scores, the Hub score format;
 //! - `ordering`: hash move, killers, history; `alphabeta` / `qsearch`: the tree search of one
-//!   thread; `threads`: the Lazy SMP driver (main thread keeps time and reports).
+//!   thread (with its evaluation cache: static evaluations by key, which changes no node);
+//!   `threads`: the Lazy SMP driver (main thread keeps time and reports).
 //!
 //! The search never prints: [`search`] calls back with a [`Report`] per completed iteration (main
 //! thread only), and with a [`partial`](Report::partial) one as soon as an unfinished iteration

@@ -172,6 +172,15 @@ params! {
     /// Largest magnitude of a history value (the gravity bound).
     "history-max" => history_max: i32 = 1 << 14;
 
+    /// A small table per search thread of the static evaluations of positions met before, by
+    /// key: a position evaluated again (a transposition at the leaves) is not evaluated twice.
+    /// The evaluation depends on the key's contents only, so the search is node for node the
+    /// same with it or without it.
+    "eval-cache" => eval_cache: bool = true;
+    /// Entries of that table, as a power of two (8 bytes each: 14 is 128 KiB a thread; measured
+    /// in docs/strength.md, larger tables were slower: each search allocates its own).
+    "eval-cache-bits" => eval_cache_bits: usize = 14, at least 1;
+
     /// Transposition-table cutoffs (off: the table only orders moves).
     "tt-cutoffs" => tt_cutoffs: bool = true;
 

@@ -30,7 +30,7 @@ impl<G: Evaluate> Worker<'_, G> {
         if n == 0 {
             self.leaf_plies += ply as u64;
             self.leaves += 1;
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         let pv_node = beta > alpha + 1;
         let mut best = -INFINITY;
