@@ -4,9 +4,10 @@
 //! time). The bucket of a key is `(key * buckets) >> 64`, so any size in MiB is usable, not only
 //! powers of two.
 //!
-//! An entry is two `AtomicU64` words: `data` (score, move, depth, bound, generation, static
-//! evaluation, packed by [`Data`]) and `check = key ^ data`. A reader accepts an entry only when
-//! `check ^ data == key`.
+//! An entry is two `AtomicU64` words: `data` (score, move, depth, bound, generation, packed by
+//! [`Data`]; bits 16-31 free) and `check = key ^ data`. A reader accepts an entry only when
+//! `check ^ data == key`. Static evaluations are not stored here: each search thread caches
+//! them by key itself (`search::alphabeta`, the evaluation cache).
 //!
 //! # Memory ordering
 //!
@@ -54,9 +55,6 @@ pub enum Bound {
 pub struct Data {
     /// Score relative to the node, in centi-men or `WIN - plies`.
     pub score: i16,
-    /// Static evaluation of the position (side to move); 0 when the storing search did not
-    /// compute it (the field is there for pruning that will reuse it).
-    pub eval: i16,
     /// Index of the best move in the position's generated move list, or [`NO_MOVE`].
     pub move_index: u16,
     /// Remaining depth of the search that stored it, in plies (0 for quiescence).
@@ -71,7 +69,6 @@ impl Data {
     #[inline(always)]
     fn pack(self) -> u64 {
         (self.score as u16 as u64)
-            | (self.eval as u16 as u64) << 16
             | (self.move_index as u64) << 32
             | (self.depth as u64) << 48
             | (self.bound as u64) << 56
@@ -88,7 +85,6 @@ impl Data {
         };
         Some(Data {
             score: w as u16 as i16,
-            eval: (w >> 16) as u16 as i16,
             move_index: (w >> 32) as u16,
             depth: (w >> 48) as u8,
             bound,
@@ -299,15 +295,7 @@ impl Tt {
     /// Stores a result for `key`. Replaces the key's own entry, else the entry with the least
     /// depth, counting an entry of an older search as shallower.
     #[inline]
-    pub fn store(
-        &self,
-        key: u64,
-        score: i32,
-        eval: i32,
-        move_index: u16,
-        depth: i32,
-        bound: Bound,
-    ) {
+    pub fn store(&self, key: u64, score: i32, move_index: u16, depth: i32, bound: Bound) {
         let generation = self.generation.load(Ordering::Relaxed) & GEN_MASK;
         let index = self.index(key);
         let bucket = &self.buckets.as_slice()[index];
@@ -350,7 +338,6 @@ impl Tt {
         }
         let data = Data {
             score: score as i16,
-            eval: eval as i16,
             // A fail low knows no best move: keep the one found before.
             move_index: if move_index == NO_MOVE {
                 old_move
@@ -393,14 +380,14 @@ mod tests {
         let tt = Tt::new(1);
         assert_eq!(tt.mib(), 1);
         assert!(tt.probe(42).is_none());
-        tt.store(42, -123, 17, 5, 9, Bound::Lower);
+        tt.store(42, -123, 5, 9, Bound::Lower);
         let d = tt.probe(42).unwrap();
         assert_eq!(
-            (d.score, d.eval, d.move_index, d.depth, d.bound),
-            (-123, 17, 5, 9, Bound::Lower)
+            (d.score, d.move_index, d.depth, d.bound),
+            (-123, 5, 9, Bound::Lower)
         );
         // A fail low keeps the earlier move.
-        tt.store(42, -200, 17, NO_MOVE, 10, Bound::Upper);
+        tt.store(42, -200, NO_MOVE, 10, Bound::Upper);
         assert_eq!(tt.probe(42).unwrap().move_index, 5);
         tt.clear();
         assert!(tt.probe(42).is_none());
@@ -413,7 +400,7 @@ mod tests {
             .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
             .collect();
         for &k in &keys {
-            tt.store(k, 5, 0, 1, 3, Bound::Exact);
+            tt.store(k, 5, 1, 3, Bound::Exact);
         }
         let written: u32 = tt
             .dirty
@@ -434,7 +421,7 @@ mod tests {
         assert!(zero);
         // A table whose size is not a whole number of chunks: the last, partial chunk too.
         let odd = Tt::new(0);
-        odd.store(3, 1, 0, 0, 1, Bound::Lower);
+        odd.store(3, 1, 0, 1, Bound::Lower);
         odd.clear();
         assert!(odd.probe(3).is_none());
     }
@@ -442,7 +429,7 @@ mod tests {
     #[test]
     fn torn_entries_are_misses() {
         let tt = Tt::new(1);
-        tt.store(7, 1, 0, 0, 1, Bound::Exact);
+        tt.store(7, 1, 0, 1, Bound::Exact);
         let e = &tt.bucket(7).entries;
         let slot = e
             .iter()
@@ -470,9 +457,9 @@ mod tests {
     fn bucket_full_replaces_shallowest() {
         let tt = Tt::new(0); // one bucket: every key collides
         for k in 1..=4u64 {
-            tt.store(k, 0, 0, 0, 10 + k as i32, Bound::Exact);
+            tt.store(k, 0, 0, 10 + k as i32, Bound::Exact);
         }
-        tt.store(99, 0, 0, 0, 3, Bound::Exact);
+        tt.store(99, 0, 0, 3, Bound::Exact);
         assert!(tt.probe(1).is_none(), "the shallowest entry went");
         assert!(tt.probe(99).is_some() && tt.probe(4).is_some());
     }

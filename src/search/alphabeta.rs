@@ -670,7 +670,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        tt.store(key, to_tt(best, ply), 0, best_index, depth, bound);
+        tt.store(key, to_tt(best, ply), best_index, depth, bound);
         best
     }
 
