@@ -5,7 +5,7 @@
 //! Model: for a position with hand-made score `h` and divisor `d` ([`hand_part`]), opening
 //! share `f` (its [`phase`] over the start's pieces) and configurations `c_w` of its windows,
 //! the evaluation from White's view is `e = (h + sum_w s_w (f a[p_w] + (1 - f) b[p_w])) / d`,
-//! over the windows `w` of both layers (men and kings, [`patterns::LAYERS`]),
+//! over the windows `w` of every layer (men, kings, mixed: [`patterns::LAYERS`]),
 //! where `p_w` is the parameter of window `w`'s configuration and `s_w` its sign (the colour
 //! symmetry ties a configuration to its turned, colour-swapped image: one parameter, opposite
 //! signs; a configuration that is its own image has none). The prediction is `sigmoid(k e)`
@@ -19,7 +19,8 @@
 //! of a batch are summed in a fixed order, so a run is repeatable on any number of threads.
 //!
 //! Memory: a sample is its configurations (2 bytes a window of a layer), the hand score and
-//! divisor, the phase and the target: 136 bytes, so tens of millions fit in a few GiB.
+//! divisor, the phase and the targets: 188 bytes, so tens of millions fit in a few GiB (20
+//! million in 3.8 GB).
 
 use super::data::{DECISIVE, Record};
 use crate::color::Color;
@@ -199,7 +200,7 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
 pub struct Tying {
     /// `slot[(layer * windows + w) * CONFIGS + c]`.
     pub slot: Vec<(u32, i8)>,
-    /// Windows of the board, in both layers: `LAYERS` times the board's.
+    /// Windows of the board, in every layer: `LAYERS` times the board's.
     pub windows: usize,
 }
 
@@ -401,6 +402,12 @@ mod tests {
     use crate::draughts::rules::English;
     use crate::training::selfplay::{Settings, play_game};
     use crate::tt::Tt;
+
+    #[test]
+    fn a_sample_is_the_size_the_docs_give() {
+        // The memory figure of the module doc and docs/eval.md.
+        assert_eq!(std::mem::size_of::<Sample>(), 188);
+    }
 
     #[test]
     fn tying_makes_a_position_and_its_mirror_opposite() {

@@ -9,11 +9,14 @@
 //! within the window) is digit `i`, 0 empty, 1 White, 2 Black. So a window has 3^8 = 6561
 //! configurations, each one weight per phase.
 //!
-//! **Layers.** The windows are read twice: once for the men ([`MEN`]), once for the kings
-//! ([`KINGS`], each square empty, a White king or a Black king, men counting as empty), each
-//! layer with its own table. A window without kings adds nothing (its empty configuration's
-//! weights cancel, below), so the king layer is skipped in positions without kings, and for a
-//! family whose king layer is all zero.
+//! **Layers.** The windows are read three times, each reading ([`layer_pieces`]) with its own
+//! table: for the men ([`MEN`]); for the kings ([`KINGS`], each square empty, a White king or a
+//! Black king, men counting as empty); and, in positions with kings, for every piece
+//! ([`MIXED`], each square empty, White or Black whether man or king: how the men stand
+//! against the kings around them, which the two separate layers, added, cannot see). In a
+//! position without kings the second and third layers read empty windows, which add nothing
+//! (their empty configuration's weights cancel, below), so they are skipped there, and a layer
+//! that is all zero is skipped always.
 //!
 //! **Indices from bitboards.** A window's men of one colour are extracted as 8 bits by a parallel
 //! bit extract (`pext`, one instruction with BMI2; a loop elsewhere), and the base-3 index is
@@ -51,12 +54,14 @@ pub const MAX_WINDOWS: usize = 28;
 pub const UNITS: i32 = 16;
 /// Phases of a weight: opening/middlegame, endgame.
 pub const PHASES: usize = 2;
-/// Layers of windows: the men's and the kings'.
-pub const LAYERS: usize = 2;
+/// Layers of windows: the men's, the kings' and the mixed.
+pub const LAYERS: usize = 3;
 /// The men's layer.
 pub const MEN: usize = 0;
 /// The kings' layer.
 pub const KINGS: usize = 1;
+/// The mixed layer: every piece, man or king, by colour; empty in a position without kings.
+pub const MIXED: usize = 2;
 
 /// Each layer's `(White, Black)` pieces of a position with White's pieces `white` and Black's
 /// `black`, of which `kings` are kings: the one definition of the layers, for the engine and the
@@ -66,6 +71,7 @@ pub const fn layer_pieces(white: u64, black: u64, kings: u64) -> [(u64, u64); LA
     let mut out = [(0, 0); LAYERS];
     out[MEN] = (white & !kings, black & !kings);
     out[KINGS] = (white & kings, black & kings);
+    out[MIXED] = if kings != 0 { (white, black) } else { (0, 0) };
     out
 }
 
@@ -310,9 +316,11 @@ pub struct PatternWeights {
 
 /// The first bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"TIAOPAT\0";
-/// The weight-file format version this build writes: both layers. It reads version 1 too (the
-/// men's layer alone; the kings' reads as zero).
-pub const VERSION: u16 = 2;
+/// The weight-file format version this build writes: all [`LAYERS`]. A file of version `v`
+/// holds the first `v` layers, so this build reads every version from 1 (the men's layer alone,
+/// written before the kings' layer) and 2 (men and kings, before the mixed layer) up: the
+/// layers a file lacks read as zero.
+pub const VERSION: u16 = LAYERS as u16;
 /// The version of the files of the men's layer alone.
 pub const VERSION_MEN_ONLY: u16 = 1;
 /// Bytes of the header: magic 8, version 2, window count 2, family name 16, checksum 8.
@@ -340,7 +348,7 @@ impl fmt::Display for WeightsError {
             WeightsError::Version(v) => {
                 write!(
                     f,
-                    "pattern weights of format version {v}; this build reads {VERSION_MEN_ONLY} and {VERSION}"
+                    "pattern weights of format version {v}; this build reads {VERSION_MEN_ONLY} to {VERSION}"
                 )
             }
             WeightsError::Family { expected, found } => {
@@ -414,11 +422,10 @@ impl PatternWeights {
             return Err(WeightsError::NotWeights);
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        let layers = match version {
-            VERSION => LAYERS,
-            VERSION_MEN_ONLY => 1,
-            _ => return Err(WeightsError::Version(version)),
-        };
+        if !(VERSION_MEN_ONLY..=VERSION).contains(&version) {
+            return Err(WeightsError::Version(version));
+        }
+        let layers = version as usize;
         let found_windows = u16::from_le_bytes([bytes[10], bytes[11]]) as usize;
         let name = &bytes[12..28];
         let end = name.iter().position(|&b| b == 0).unwrap_or(16);
@@ -465,8 +472,8 @@ pub struct EnginePatterns {
     table: Vec<[i16; PHASES]>,
     /// Tables of a layer: the pairs and the self-turned windows.
     slots: usize,
-    /// Whether the kings' layer has a weight that is not zero.
-    kings: bool,
+    /// Whether each layer has a weight that is not zero.
+    used: [bool; LAYERS],
 }
 
 impl EnginePatterns {
@@ -487,7 +494,7 @@ impl EnginePatterns {
         EnginePatterns {
             table,
             slots: slots.len(),
-            kings: w.uses(KINGS),
+            used: std::array::from_fn(|layer| w.uses(layer)),
         }
     }
 
@@ -522,12 +529,16 @@ impl EnginePatterns {
     pub fn score<G: Geometry>(&self, white: u64, black: u64, kings: u64) -> i32 {
         let pieces = layer_pieces(white, black, kings);
         let (mut open, mut end) = self.layer::<G>(MEN, pieces[MEN]);
-        // Without kings the kings' layer adds nothing: every pair's empty configurations
+        // Without kings the other layers add nothing: every pair's empty configurations
         // cancel, and a self-turned window's empty configuration has no weight.
-        if self.kings && kings != 0 {
-            let (o, e) = self.layer::<G>(KINGS, pieces[KINGS]);
-            open += o;
-            end += e;
+        if kings != 0 {
+            for (layer, &these) in pieces.iter().enumerate().skip(KINGS) {
+                if self.used[layer] {
+                    let (o, e) = self.layer::<G>(layer, these);
+                    open += o;
+                    end += e;
+                }
+            }
         }
         let total = start_pieces::<G>() as i32;
         let p = phase::<G>((white | black).count_ones()) as i32;
@@ -673,49 +684,73 @@ mod tests {
     }
 
     #[test]
-    fn a_men_only_file_reads_with_a_zero_king_layer() {
-        // Version 1: the men's layer alone, as the files before the kings' layer.
-        let mut w = PatternWeights::zero("english", 15);
-        w.table[7] = 12;
-        let men_weights = w.index(KINGS, 0, 0);
-        let mut v1 = w.to_bytes();
-        v1[8..10].copy_from_slice(&VERSION_MEN_ONLY.to_le_bytes());
-        v1.truncate(HEADER_BYTES + 2 * men_weights);
-        let sum = fnv1a(&v1[HEADER_BYTES..]);
-        v1[28..36].copy_from_slice(&sum.to_le_bytes());
-        let back = PatternWeights::parse(&v1, "english", 15).unwrap();
-        assert_eq!(back, w);
-        assert!(back.uses(MEN) && !back.uses(KINGS));
-        // A version-2 file of the men's length is short.
-        let mut short = v1.clone();
-        short[8..10].copy_from_slice(&VERSION.to_le_bytes());
-        assert!(matches!(
-            PatternWeights::parse(&short, "english", 15),
-            Err(WeightsError::Shape(_))
-        ));
+    fn older_files_read_with_their_missing_layers_zero() {
+        // Version 1 holds the men's layer alone (the files before the kings' layer), version 2
+        // the men's and the kings' (before the mixed layer).
+        for version in VERSION_MEN_ONLY..VERSION {
+            let layers = version as usize;
+            let mut w = PatternWeights::zero("english", 15);
+            for layer in 0..layers {
+                let i = w.index(layer, 0, 7);
+                w.table[i] = 12 + layer as i16;
+            }
+            let mut old = w.to_bytes();
+            old[8..10].copy_from_slice(&version.to_le_bytes());
+            old.truncate(HEADER_BYTES + 2 * w.index(layers, 0, 0));
+            let sum = fnv1a(&old[HEADER_BYTES..]);
+            old[28..36].copy_from_slice(&sum.to_le_bytes());
+            let back = PatternWeights::parse(&old, "english", 15).unwrap();
+            assert_eq!(back, w, "version {version}");
+            for layer in 0..LAYERS {
+                assert_eq!(back.uses(layer), layer < layers, "version {version}");
+            }
+            // A file of this build's version and an older one's length is short.
+            let mut short = old.clone();
+            short[8..10].copy_from_slice(&VERSION.to_le_bytes());
+            assert!(matches!(
+                PatternWeights::parse(&short, "english", 15),
+                Err(WeightsError::Shape(_))
+            ));
+        }
+    }
+
+    /// Engine patterns of one weight of `layer` (16 centi-men): a White piece alone on the
+    /// first square of window 0 (digit 0, configuration 1), tied to a Black piece on the last
+    /// square of its partner. With it that square and a square outside both windows.
+    fn one_weight(layer: usize) -> (EnginePatterns, u64, u64) {
+        let win = &<Board8 as BoardWindows>::WINDOWS;
+        let mut w = PatternWeights::zero("flying-8x8", win.count);
+        let i = w.index(layer, 0, 1);
+        w.table[i] = 16 * UNITS as i16;
+        w.table[i + 1] = 16 * UNITS as i16;
+        let j = w.index(layer, win.partner(0), turned_config(1));
+        w.table[j] = -16 * UNITS as i16;
+        w.table[j + 1] = -16 * UNITS as i16;
+        let sq = win.masks[0] & win.masks[0].wrapping_neg();
+        let rest = Board8::ALL & !win.masks[0] & !win.masks[win.partner(0)];
+        let far = rest & rest.wrapping_neg();
+        (EnginePatterns::new::<Board8>(&w), sq, far)
     }
 
     #[test]
     fn the_kings_layer_scores_kings_only() {
-        // One weight of the kings' layer: a White king alone on the first square of window 0
-        // (digit 0, configuration 1), tied to a Black king on the last square of its partner.
-        let win = &<Board8 as BoardWindows>::WINDOWS;
-        let mut w = PatternWeights::zero("flying-8x8", win.count);
-        let i = w.index(KINGS, 0, 1);
-        w.table[i] = 16 * UNITS as i16;
-        w.table[i + 1] = 16 * UNITS as i16;
-        let j = w.index(KINGS, win.partner(0), turned_config(1));
-        w.table[j] = -16 * UNITS as i16;
-        w.table[j + 1] = -16 * UNITS as i16;
-        let e = EnginePatterns::new::<Board8>(&w);
-        let sq = win.masks[0] & win.masks[0].wrapping_neg();
-        // Black's piece outside window 0 and its partner.
-        let rest = Board8::ALL & !win.masks[0] & !win.masks[win.partner(0)];
-        let far = rest & rest.wrapping_neg();
+        // White's piece on the weight's square, Black's outside.
+        let (e, sq, far) = one_weight(KINGS);
         // A White king there scores, a White man there does not.
         assert_eq!(e.score::<Board8>(sq, far, sq), 16 * UNITS);
         assert_eq!(e.score::<Board8>(sq, far, 0), 0);
         assert_eq!(e.score::<Board8>(sq, far, far), 0);
+    }
+
+    #[test]
+    fn the_mixed_layer_reads_men_and_kings_in_positions_with_kings() {
+        let (e, sq, far) = one_weight(MIXED);
+        // With a king on the board, a White man or a White king there scores.
+        assert_eq!(e.score::<Board8>(sq, far, far), 16 * UNITS);
+        assert_eq!(e.score::<Board8>(sq, far, sq), 16 * UNITS);
+        // Without kings the layer is not read (the men's layer is).
+        assert_eq!(e.score::<Board8>(sq, far, 0), 0);
+        assert_eq!(layer_pieces(sq, far, 0)[MIXED], (0, 0));
     }
 
     #[test]
@@ -725,8 +760,11 @@ mod tests {
             PatternWeights::parse(bytes, family, windows)
                 .unwrap_or_else(|e| panic!("{family}: {e}"));
         }
-        assert_eq!(embedded::<International>().table.len(), 2 * 14 * CONFIGS);
-        assert_eq!(embedded::<Russian>().table.len(), 2 * 8 * CONFIGS);
-        assert_eq!(embedded::<English>().table.len(), 2 * 8 * CONFIGS);
+        assert_eq!(
+            embedded::<International>().table.len(),
+            LAYERS * 14 * CONFIGS
+        );
+        assert_eq!(embedded::<Russian>().table.len(), LAYERS * 8 * CONFIGS);
+        assert_eq!(embedded::<English>().table.len(), LAYERS * 8 * CONFIGS);
     }
 }
