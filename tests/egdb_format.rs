@@ -75,6 +75,49 @@ fn round_trip() {
     let _ = std::fs::remove_dir_all(d);
 }
 
+/// A table decoded block by block (what a build does to load a slice) reads what `get` reads
+/// at every position, the last, shorter block included; a block past the end is refused.
+#[test]
+fn blocks_decode_as_positions_read() {
+    let d = dir("blocks");
+    let dist = |i: u64| (i / 40 % 256) as u8;
+    for (kind, n) in [(Kind::Wdl, 100_000u64), (Kind::Distance, 5_001)] {
+        let path = d.join(format!("{kind:?}.egdb"));
+        let h = match kind {
+            Kind::Wdl => header(kind, n),
+            Kind::Distance => Header {
+                flags: 0,
+                ..header(kind, n)
+            },
+        };
+        let w = TableWriter::new(h.clone());
+        match kind {
+            Kind::Wdl => w.write(&path, wdl),
+            Kind::Distance => w.write(&path, dist),
+        }
+        .unwrap();
+        let t = Table::open(&path).unwrap();
+        assert_eq!(t.blocks(), n.div_ceil(t.block_len()));
+        let mut all = Vec::new();
+        for b in 0..t.blocks() {
+            let before = all.len() as u64;
+            t.decode_block(b, &mut all).unwrap();
+            assert_eq!(
+                before,
+                b * t.block_len(),
+                "block {b} starts where it should"
+            );
+        }
+        assert_eq!(all.len() as u64, n);
+        for (i, &s) in all.iter().enumerate() {
+            assert_eq!(s, t.get(i as u64).unwrap(), "{kind:?} position {i}");
+        }
+        assert_eq!(all, t.decode_all().unwrap());
+        assert!(t.decode_block(t.blocks(), &mut all).is_err());
+    }
+    let _ = std::fs::remove_dir_all(d);
+}
+
 #[test]
 fn compact() {
     // Mostly draws with holes: far below 2 bits a position.

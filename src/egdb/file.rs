@@ -643,19 +643,44 @@ impl Table {
         })
     }
 
+    /// Positions a block holds (the last block may hold fewer).
+    pub fn block_len(&self) -> u64 {
+        self.block_len
+    }
+
+    /// Blocks in the table.
+    pub fn blocks(&self) -> u64 {
+        self.blocks
+    }
+
+    /// Every symbol of block `b` (`b < blocks()`), positions `b * block_len()` on, appended to
+    /// `out`: one pass over the block, where [`get`](Self::get) on each position would walk a
+    /// run-length block from its start every time.
+    pub fn decode_block(&self, b: u64, out: &mut Vec<u8>) -> Result<(), EgdbError> {
+        if b >= self.blocks {
+            return Err(EgdbError::Corrupt {
+                path: self.path.clone(),
+                reason: format!("block {b} past {} blocks", self.blocks),
+            });
+        }
+        let start = out.len();
+        block::decode_all(self.block(b), self.width, self.block_size(b), out).map_err(|e| {
+            EgdbError::Corrupt {
+                path: self.path.clone(),
+                reason: format!("block {b}: {}", e.0),
+            }
+        })?;
+        for r in &mut out[start..] {
+            *r = self.symbols[*r as usize];
+        }
+        Ok(())
+    }
+
     /// Every symbol, in index order (for loading a table whole, and for checks).
     pub fn decode_all(&self) -> Result<Vec<u8>, EgdbError> {
         let mut out = Vec::with_capacity(self.header.positions as usize);
-        let mut ranks = Vec::with_capacity(self.block_len as usize);
         for b in 0..self.blocks {
-            ranks.clear();
-            block::decode_all(self.block(b), self.width, self.block_size(b), &mut ranks).map_err(
-                |e| EgdbError::Corrupt {
-                    path: self.path.clone(),
-                    reason: format!("block {b}: {}", e.0),
-                },
-            )?;
-            out.extend(ranks.iter().map(|&r| self.symbols[r as usize]));
+            self.decode_block(b, &mut out)?;
         }
         Ok(out)
     }

@@ -197,16 +197,24 @@ enum Dist {
     File,
 }
 
-/// Calls `set(i, symbol)` for every position of a table, block by block in parallel.
+/// Calls `set(i, symbol)` for every position of a table, block by block in parallel (each
+/// block decoded in one pass).
 fn fill(t: &Table, set: impl Fn(u64, u8) + Sync) -> Result<(), EgdbError> {
-    let n = t.header().positions;
-    const CHUNK: u64 = 1 << 16;
-    (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each(|c| {
-        for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-            set(i, t.get(i)?);
-        }
-        Ok(())
-    })
+    /// Blocks a parallel task decodes.
+    const BLOCKS: u64 = 64;
+    let (blocks, len) = (t.blocks(), t.block_len());
+    (0..blocks.div_ceil(BLOCKS))
+        .into_par_iter()
+        .try_for_each_init(Vec::new, |buf, c| {
+            for b in c * BLOCKS..((c + 1) * BLOCKS).min(blocks) {
+                buf.clear();
+                t.decode_block(b, buf)?;
+                for (k, &s) in buf.iter().enumerate() {
+                    set(b * len + k as u64, s);
+                }
+            }
+            Ok(())
+        })
 }
 
 impl<R: Rules> Builder for DraughtsBuilder<R> {
