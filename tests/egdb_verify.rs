@@ -79,6 +79,56 @@ fn a_changed_value_fails_verification() {
 }
 
 #[test]
+fn a_verify_from_some_pieces_checks_only_those_units() {
+    let dir = temp_dir("verify-from");
+    let b = build_all::<English>(&dir, 3);
+    let all = verify(&b);
+    let mut names = Vec::new();
+    let from = driver::verify_from(&b, 3, false, &mut |u, _| names.push(u.pieces)).unwrap();
+    assert_eq!(from.errors, 0);
+    assert!(
+        0 < from.checked && from.checked < all.checked,
+        "{from:?} {all:?}"
+    );
+    assert!(
+        !names.is_empty() && names.iter().all(|&p| p == 3),
+        "{names:?}"
+    );
+    // A changed 3-piece value is found from 3 pieces on.
+    let path = wdl_path::<English>(&dir, Material::parse("KKvK").unwrap());
+    let codes = Table::open(&path).unwrap().decode_all().unwrap();
+    let won = codes.iter().position(|&c| c == Wdl::Win.code()).unwrap() as u64;
+    tamper(&path, won, Wdl::Draw.code());
+    let v = driver::verify_from(&b, 3, false, &mut |_, _| {}).unwrap();
+    assert!(v.errors >= 1, "{v:?}");
+    // The command line: --from-pieces is verify's, and not above --pieces.
+    let tiao = env!("CARGO_BIN_EXE_tiao");
+    let d = dir.to_str().unwrap();
+    let run = |command: &str, from: &str| {
+        let args = [
+            "egdb", command, "-v", "english", "-p", "3", "--dir", d, "-q",
+        ];
+        let out = std::process::Command::new(tiao)
+            .args(args)
+            .args(["--from-pieces", from])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            !out.status.success(),
+            "{command} --from-pieces {from}: {err}"
+        );
+        err
+    };
+    let err = run("build", "3");
+    assert!(err.contains("--from-pieces: only for verify"), "{err}");
+    let err = run("verify", "4");
+    assert!(err.contains("more than --pieces 3"), "{err}");
+    let err = run("verify", "3");
+    assert!(err.contains("disagree"), "{err}");
+}
+
+#[test]
 fn a_build_resumes_where_it_stopped() {
     let dir = temp_dir("resume");
     let b = DraughtsBuilder::<English>::new(&dir, 3, true);

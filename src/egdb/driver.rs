@@ -6,7 +6,8 @@
 //!   skipped, so an interrupted build resumes where it stopped (a table is written beside its
 //!   name and renamed, so a file under a table's name is whole). The bar names the unit being
 //!   built and estimates the time left from the positions solved so far.
-//! - [`verify`]: each unit's files checked by the game against the values of their successors.
+//! - [`verify`]: each unit's files checked by the game against the values of their successors
+//!   ([`verify_from`]: only the units of at least so many pieces).
 //!
 //! The drivers print nothing themselves but the progress bar (on stderr, and only when asked):
 //! the callers format the reports.
@@ -200,7 +201,20 @@ pub fn verify(
     show_progress: bool,
     on_unit: &mut dyn FnMut(&Unit, &Verified),
 ) -> Result<Verified, EgdbError> {
-    let units = builder.units();
+    verify_from(builder, 0, show_progress, on_unit)
+}
+
+/// [`verify`] for the units of at least `min_pieces` pieces only: the levels a resumed build
+/// added on top of tables verified before. The smaller units' files are still read (their
+/// values are the successors' values), but not checked themselves.
+pub fn verify_from(
+    builder: &dyn Builder,
+    min_pieces: u32,
+    show_progress: bool,
+    on_unit: &mut dyn FnMut(&Unit, &Verified),
+) -> Result<Verified, EgdbError> {
+    let mut units = builder.units();
+    units.retain(|u| u.pieces >= min_pieces);
     for u in &units {
         for o in &u.outputs {
             Table::open(&o.path)?.expect(&o.header)?;
