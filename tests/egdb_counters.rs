@@ -44,7 +44,8 @@ fn counter_decides<R: Rules>(
 ) {
     let mut checked = 0;
     for (p, v) in decided(t, slice, 200) {
-        let d = v.distance.unwrap();
+        // A draughts distance is a byte.
+        let d = u8::try_from(v.distance.unwrap()).unwrap();
         if d > limit.min(other) {
             // Already beyond the counter from its start: a draw at once.
             assert_eq!(t.probe(&with_counter(&p, rule, 0)).unwrap().wdl, Wdl::Draw);
@@ -98,7 +99,7 @@ fn international_endings_under_the_lone_king_rules() {
     // Two kings against one: drawn in general, but a king caught can be lost.
     let losses: Vec<_> = decided(&t, "KvKK", 50);
     for (p, v) in losses {
-        let d = v.distance.unwrap();
+        let d = u8::try_from(v.distance.unwrap()).unwrap();
         if d <= 10 {
             assert_eq!(t.probe(&with_counter(&p, 2, 10 - d)).unwrap(), v);
             assert_eq!(

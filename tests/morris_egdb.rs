@@ -464,9 +464,70 @@ fn won_endings_are_converted_before_the_counter() {
 /// best defence: it wins every game, each removal within 100 plies of the last (the counter never
 /// draws), and never by a third repetition. A win whose removal the counter no longer allows is
 /// answered as a draw.
+/// Plays the won position `start` out: the engine (depth 4, with `tables`) for the winner,
+/// the tables' best defence for the loser; asserts that the winner wins, with neither the
+/// 100-ply counter nor a third repetition ending the game first.
+fn convert(
+    tables: &dyn tiao::egdb::Probe<MorrisPosition>,
+    solved: &Solved,
+    tt: &tiao::tt::Tt,
+    start: MorrisPosition,
+) {
+    use tiao::search::{Control, Limits, SearchOptions, search_with_tables};
+    let winner = start.side();
+    let mut p = start;
+    let mut history: Vec<u64> = Vec::new();
+    loop {
+        assert!(!p.draw_by_rule(), "{start}: drawn by the counter at {p}");
+        assert!(
+            history.iter().filter(|&&k| k == p.key()).count() < 2,
+            "{start}: third repetition at {p}"
+        );
+        let m = if p.side() == winner {
+            let Some(Value::Win(d)) = solved.probe(&p) else {
+                panic!("{start}: the winner's {p} is no longer won")
+            };
+            tt.clear();
+            let r = search_with_tables(
+                &p,
+                &history,
+                &Limits::depth(4),
+                &SearchOptions::default(),
+                Some(tables),
+                tt,
+                &Control::new(false),
+                &mut |_| {},
+                &mut |_| {},
+            );
+            // Every move of the winner's is the fastest: a removal, or the removal a ply nearer
+            // (the loser's distance one less than the winner's had been).
+            if let Some(m) = r.best.filter(|m| !m.is_removal()) {
+                let q = p.make(&m);
+                let mut replies = MoveList::default();
+                q.generate(&mut replies);
+                if !replies.is_empty() {
+                    assert_eq!(
+                        solved.probe(&q),
+                        Some(Value::Loss(d - 1)),
+                        "{start}: at {p} (a win {d} plies from its removal) {m:?} does not \
+                         bring the removal nearer"
+                    );
+                }
+            }
+            r.best
+        } else {
+            table_move(solved, &p)
+        };
+        let Some(m) = m else { break };
+        history.push(p.key());
+        p = p.make(&m);
+        assert!(history.len() < 1000);
+    }
+    assert_ne!(p.side(), winner, "{start}: the winner lost at {p}");
+}
+
 #[test]
 fn the_engine_converts_won_endings_with_the_tables() {
-    use tiao::search::{Control, Limits, SearchOptions, search_with_tables};
     use tiao::tt::Tt;
     let dir = temp_dir("convert");
     build(&dir, 9);
@@ -489,41 +550,29 @@ fn the_engine_converts_won_endings_with_the_tables() {
             .collect();
         let step = long.len().div_ceil(4).max(1);
         for &i in long.iter().step_by(step) {
-            let start = position(sector, i);
             games += 1;
-            let winner = start.side();
-            let mut p = start;
-            let mut history: Vec<u64> = Vec::new();
-            loop {
-                assert!(!p.draw_by_rule(), "{start}: drawn by the counter at {p}");
-                assert!(
-                    history.iter().filter(|&&k| k == p.key()).count() < 2,
-                    "{start}: third repetition at {p}"
-                );
-                let m = if p.side() == winner {
-                    tt.clear();
-                    let r = search_with_tables(
-                        &p,
-                        &history,
-                        &Limits::depth(4),
-                        &SearchOptions::default(),
-                        Some(&*tables),
-                        &tt,
-                        &Control::new(false),
-                        &mut |_| {},
-                        &mut |_| {},
-                    );
-                    r.best
-                } else {
-                    table_move(&solved, &p)
-                };
-                let Some(m) = m else { break };
-                history.push(p.key());
-                p = p.make(&m);
-                assert!(history.len() < 1000);
-            }
-            assert_ne!(p.side(), winner, "{start}: the winner lost at {p}");
+            convert(&*tables, &solved, &tt, position(sector, i));
         }
+    }
+    // The longest wins of every sector up to 9 pieces: every ply toward the removal must
+    // count (distances grouped in buckets let the engine shuffle in wins 28 plies and more
+    // from their removal until a repetition drew them).
+    let mut longest: Vec<(u32, Sector, u64)> = Vec::new();
+    for sector in tiao::egdb::morris::index::all_sectors().filter(|s| s.pieces() <= 9) {
+        let values = solved.get(sector).unwrap();
+        for i in (0..sector.size()).filter(|&i| !sector.is_hole(i)) {
+            if let Value::Win(d) = Value::decode(values[i as usize]) {
+                longest.push((d, sector, i));
+            }
+        }
+    }
+    longest.sort_unstable_by(|a, b| b.cmp(a));
+    let far: Vec<_> = longest.iter().take(8).collect();
+    // (The 8 longest are 29 plies from their removal, in 5-4.)
+    assert!(far.iter().all(|w| w.0 >= 28), "{far:?}");
+    for &&(_, sector, i) in &far {
+        games += 1;
+        convert(&*tables, &solved, &tt, position(sector, i));
     }
     assert!(games >= 12, "{games}");
     // With 98 plies gone, a removal 3 plies away comes too late: a draw.

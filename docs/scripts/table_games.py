@@ -4,8 +4,9 @@
 Usage: table_games.py MATCH.pdn "A's player name" [--list]
 
 A is the engine with endgame tables. For each game this finds A's first move whose comment
-carries a score from the tables: a win or loss shows as 88.00 to 96.00 men (TABLE_WIN = 96.00
-less a hundredth per ply of distance, docs/egdb.md), a draw as a search of depth 127 (the
+carries a score from the tables: a win or loss shows as 81.20 to 96.00 men (TABLE_WIN = 96.00
+less a hundredth per ply and per unit of the table's distance; evaluations stay within 80.00;
+src/search/score.rs), a draw as a search of depth 127 (the
 root position itself answered by the tables). Proven game ends (`#n`, `#-n`) are not table
 scores. It prints, for each first table score (win, draw, loss, none), A's results, and with
 --list the rounds of the games whose result is worse for A than the tables' first word.
@@ -18,7 +19,7 @@ from collections import Counter, defaultdict
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 COMMENT = re.compile(r"\{([^}]*)\}")
 SCORE = re.compile(r"^([+-]?\d+\.\d+)/(\d+)\b")
-TABLE_MIN, TABLE_MAX = 88.0, 96.0
+TABLE_MIN, TABLE_MAX = 81.2, 96.0
 
 
 def games(path):

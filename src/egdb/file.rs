@@ -437,9 +437,10 @@ pub struct Table {
     blocks: u64,
     /// The symbol of each stored rank (the identity for win/draw/loss tables).
     symbols: [u8; 256],
-    /// Where the block index starts in the payload.
+    /// Where the block index starts in `bytes`.
     index_at: usize,
-    payload: Vec<u8>,
+    /// The whole file, header included.
+    bytes: Vec<u8>,
 }
 
 impl Table {
@@ -465,7 +466,7 @@ impl Table {
     }
 
     /// Checks the bytes of a table file (`path` names it in errors).
-    pub fn from_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Table, EgdbError> {
+    pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Table, EgdbError> {
         let path = path.to_path_buf();
         let bad = |reason: String| EgdbError::Corrupt {
             path: path.clone(),
@@ -512,21 +513,27 @@ impl Table {
                 part: "payload",
             });
         }
-        bytes.drain(..HEADER_LEN);
-        let index_at = map_len(kind);
+        // The payload stays where it was read, after the header (no copy of a file that may be
+        // a gigabyte): offsets into `bytes` add HEADER_LEN.
+        let map = map_len(kind);
+        let index_at = HEADER_LEN + map;
         // Checked: the header's counts are the file's word, not ours (a crafted file may hold
         // any 64-bit numbers that its checksums agree with).
         let index_len = match blocks
             .checked_add(1)
             .and_then(|n| n.checked_mul(8))
-            .and_then(|n| n.checked_add(index_at as u64))
+            .and_then(|n| n.checked_add(map as u64))
         {
             Some(n) if n <= payload_len => n,
             _ => return Err(bad("block index longer than the payload".into())),
         };
         let mut symbols = [0u8; 256];
         for (i, s) in symbols.iter_mut().enumerate() {
-            *s = if index_at > 0 { bytes[i] } else { i as u8 };
+            *s = if map > 0 {
+                bytes[HEADER_LEN + i]
+            } else {
+                i as u8
+            };
         }
         let data_len = payload_len - index_len;
         let mut prev = 0;
@@ -550,7 +557,7 @@ impl Table {
             blocks,
             symbols,
             index_at,
-            payload: bytes,
+            bytes,
         })
     }
 
@@ -566,7 +573,7 @@ impl Table {
 
     /// Bytes of the file.
     pub fn file_len(&self) -> u64 {
-        (HEADER_LEN + self.payload.len()) as u64
+        self.bytes.len() as u64
     }
 
     /// Refuses a table that is not the one asked for: another game, variant, kind, slice name,
@@ -612,9 +619,9 @@ impl Table {
 
     fn block(&self, b: u64) -> &[u8] {
         let data_at = self.index_at + 8 * (self.blocks as usize + 1);
-        let lo = u64_at(&self.payload, self.index_at + 8 * b as usize) as usize;
-        let hi = u64_at(&self.payload, self.index_at + 8 * (b as usize + 1)) as usize;
-        &self.payload[data_at + lo..data_at + hi]
+        let lo = u64_at(&self.bytes, self.index_at + 8 * b as usize) as usize;
+        let hi = u64_at(&self.bytes, self.index_at + 8 * (b as usize + 1)) as usize;
+        &self.bytes[data_at + lo..data_at + hi]
     }
 
     fn block_size(&self, b: u64) -> usize {

@@ -103,8 +103,10 @@ impl fmt::Display for Wdl {
 pub struct Probed {
     /// Win, draw or loss for the side to move.
     pub wdl: Wdl,
-    /// Plies to the conversion (wins and losses), when known.
-    pub distance: Option<u8>,
+    /// Plies to the conversion (wins and losses), when known; at most
+    /// [`TABLE_DISTANCE_MAX`](crate::search::score::TABLE_DISTANCE_MAX) (a game may order its
+    /// wins by more than the plies, as Morris does by the loser's pieces first).
+    pub distance: Option<u16>,
 }
 
 /// The hook the search calls: a game's tables, for positions of type `G`.

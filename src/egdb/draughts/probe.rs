@@ -20,7 +20,8 @@ use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
 use crate::egdb::{EgdbError, Kind, Opened, Probe, Probed, Table, Wdl};
 use crate::game::{MoveList, Variant};
-use std::path::Path;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// One slice's open files.
@@ -76,7 +77,9 @@ impl<R: Rules> DraughtsTables<R> {
         let i = s.index.index(w, b, k);
         let wdl = Wdl::from_code(s.wdl.get(i).ok()?)?;
         let distance = match (&s.distance, wdl) {
-            (Some(t), Wdl::Win | Wdl::Loss) => t.get(i).ok().and_then(|d| d.checked_sub(1)),
+            (Some(t), Wdl::Win | Wdl::Loss) => {
+                t.get(i).ok().and_then(|d| d.checked_sub(1)).map(u16::from)
+            }
             _ => None,
         };
         Some(Probed { wdl, distance })
@@ -218,46 +221,54 @@ pub fn open_tables<R: Rules>(dir: &Path) -> (DraughtsTables<R>, Vec<EgdbError>) 
     };
     let mut names: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     names.sort();
-    for path in names {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.ends_with(".tmp") {
-            problems.push(EgdbError::Corrupt {
-                path: path.clone(),
-                reason: "the partial file of an interrupted build, ignored (run the build again \
-                         to finish it)"
-                    .into(),
-            });
-            continue;
-        }
-        let Some(stem) = name.strip_suffix(WDL_EXT) else {
-            continue;
-        };
-        let Some(m) = Material::parse(stem) else {
-            problems.push(EgdbError::Corrupt {
-                path: path.clone(),
-                reason: "not a slice name (expected e.g. KKMvK.wdl)".into(),
-            });
-            continue;
-        };
-        let wdl = match open_slice::<R>(&path, m, Kind::Wdl) {
-            Ok(t) => t,
+    // The names are sorted out first (a problem, or a slice to read), the slices then read and
+    // checked in parallel, and everything taken in the names' order: the problems come in the
+    // same order whatever the threads.
+    let items: Vec<Result<(PathBuf, PathBuf, Material), EgdbError>> = names
+        .into_iter()
+        .filter_map(|path| {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".tmp") {
+                return Some(Err(EgdbError::Corrupt {
+                    path: path.clone(),
+                    reason: "the partial file of an interrupted build, ignored (run the build \
+                             again to finish it)"
+                        .into(),
+                }));
+            }
+            let stem = name.strip_suffix(WDL_EXT)?;
+            Some(match Material::parse(stem) {
+                Some(m) => {
+                    let dpath = path.with_file_name(format!("{stem}{DISTANCE_EXT}"));
+                    Ok((path, dpath, m))
+                }
+                None => Err(EgdbError::Corrupt {
+                    path: path.clone(),
+                    reason: "not a slice name (expected e.g. KKMvK.wdl)".into(),
+                }),
+            })
+        })
+        .collect();
+    let read: Vec<_> = items
+        .into_par_iter()
+        .map(|item| {
+            let (path, dpath, m) = item?;
+            let wdl = open_slice::<R>(&path, m, Kind::Wdl)?;
+            let distance = dpath
+                .exists()
+                .then(|| open_slice::<R>(&dpath, m, Kind::Distance));
+            Ok((m, wdl, distance))
+        })
+        .collect();
+    for item in read {
+        let (m, wdl, distance) = match item {
+            Ok(x) => x,
             Err(e) => {
                 problems.push(e);
                 continue;
             }
         };
-        let dpath = path.with_file_name(format!("{stem}{DISTANCE_EXT}"));
-        let distance = if dpath.exists() {
-            match open_slice::<R>(&dpath, m, Kind::Distance) {
-                Ok(t) => Some(t),
-                Err(e) => {
-                    problems.push(e);
-                    None
-                }
-            }
-        } else {
-            None
-        };
+        let distance = distance.and_then(|d| d.map_err(|e| problems.push(e)).ok());
         tables.bytes += wdl.file_len() + distance.as_ref().map_or(0, |d| d.file_len());
         tables.max_pieces = tables.max_pieces.max(m.pieces());
         tables.count += 1;

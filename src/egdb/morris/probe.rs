@@ -22,6 +22,7 @@ use crate::egdb::{EgdbError, Kind, NOT_STORED, Opened, Opener, Probe, Probed, Ta
 use crate::game::Variant;
 use crate::morris::MorrisPosition;
 use crate::morris::position::DRAW_PLIES;
+use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -45,36 +46,29 @@ impl MorrisTables {
     }
 }
 
-/// Distances up to this are told apart one by one in [`search_distance`]; longer ones by buckets.
-const NEAR: u32 = 20;
-/// Plies a bucket of the longer distances.
-const BUCKET: u32 = 8;
-/// The weight of one of the losing side's pieces in [`search_distance`] (above every ordered
-/// distance, so that a removal always beats the moves that do not remove).
-const PIECE_STEP: u32 = 36;
+/// The weight of one of the losing side's pieces in [`search_distance`]: above every stored
+/// distance (they saturate at 127), so that a removal always beats the moves that do not remove.
+const PIECE_STEP: u32 = 128;
 
 /// The distance the search orders table wins and losses by (`Probed::distance`), from the
 /// losing side's pieces on the board and the plies `d` to the next removal:
-/// `36 * (loser's pieces - 3) + f(d)`, with `f(d) = d` below 20 and `20 + (d - 20) / 8` above
-/// (at most 33 for the saturated 127). So a win that has just removed a piece is nearer than any
-/// win before the removal, and inside one stretch the nearer removal is nearer: the search
-/// converts instead of shuffling toward a removal that it never makes (the plain distance to the
-/// next removal would rank the removal itself behind the moves that keep it 2 plies away, since
-/// after it the count starts again).
-pub fn search_distance(loser_pieces: u32, d: u32) -> u8 {
-    let f = if d < NEAR {
-        d
-    } else {
-        NEAR + (d - NEAR) / BUCKET
-    };
-    (PIECE_STEP * loser_pieces.saturating_sub(MIN_PIECES as u32) + f.min(PIECE_STEP - 1)) as u8
+/// `128 * (loser's pieces - 3) + d`. So a win that has just removed a piece is nearer than any
+/// win before the removal, and inside one stretch every ply nearer the removal is nearer: the
+/// search converts instead of shuffling toward a removal that it never makes (the plain
+/// distance to the next removal would rank the removal itself behind the moves that keep it 2
+/// plies away, since after it the count starts again). Every ply counts: with distances grouped
+/// in buckets (8 plies a bucket above 20, until 2026-11-25) the moves inside one bucket scored
+/// alike, and the engine shuffled in table wins 20 or more plies from their removal until a
+/// repetition drew them (2 of 37 in a 400-game match, docs/strength.md).
+pub fn search_distance(loser_pieces: u32, d: u32) -> u16 {
+    (PIECE_STEP * loser_pieces.saturating_sub(MIN_PIECES as u32) + d.min(PIECE_STEP - 1)) as u16
 }
 
 const _: () = assert!(
-    PIECE_STEP * (MAX_PIECES - MIN_PIECES) as u32 + PIECE_STEP - 1 <= u8::MAX as u32,
-    "search distances fit a byte"
+    PIECE_STEP * (MAX_PIECES - MIN_PIECES) as u32 + PIECE_STEP - 1
+        <= crate::search::score::TABLE_DISTANCE_MAX as u32,
+    "search distances fit the table scores' range"
 );
-const _: () = assert!(NEAR + (127 - NEAR) / BUCKET < PIECE_STEP);
 
 impl MorrisTables {
     /// The tables' own answer for `pos`: win, draw or loss for the side to move and the plies to
@@ -158,24 +152,32 @@ pub fn open_tables(dir: &Path) -> (Option<MorrisTables>, usize, Vec<EgdbError>) 
         sectors: (0..SIDES * SIDES).map(|_| None).collect(),
         max_pieces: 0,
     };
-    for s in super::index::all_sectors() {
-        if !store::path(dir, s, Kind::Wdl).exists() {
-            continue;
-        }
-        let wdl = match store::open(dir, s, Kind::Wdl) {
+    // The files are read and checked in parallel (a whole phase is 98 files and 4.6 GB), then
+    // taken in the sectors' order, so the problems come in the same order whatever the threads.
+    let present: Vec<Sector> = super::index::all_sectors()
+        .filter(|&s| store::path(dir, s, Kind::Wdl).exists())
+        .collect();
+    let read: Vec<_> = present
+        .into_par_iter()
+        .map(|s| {
+            let wdl = store::open(dir, s, Kind::Wdl);
+            let dist = wdl.is_ok().then(|| {
+                store::path(dir, s, Kind::Distance)
+                    .exists()
+                    .then(|| store::open(dir, s, Kind::Distance))
+            });
+            (s, wdl, dist.flatten())
+        })
+        .collect();
+    for (s, wdl, dist) in read {
+        let wdl = match wdl {
             Ok(t) => t,
             Err(e) => {
                 problems.push(e);
                 continue;
             }
         };
-        let dist = if store::path(dir, s, Kind::Distance).exists() {
-            store::open(dir, s, Kind::Distance)
-                .map_err(|e| problems.push(e))
-                .ok()
-        } else {
-            None
-        };
+        let dist = dist.and_then(|d| d.map_err(|e| problems.push(e)).ok());
         slices += 1 + dist.is_some() as usize;
         tables.max_pieces = tables.max_pieces.max(s.pieces() as u32);
         tables.sectors[s.stm as usize * SIDES + s.opp as usize] = Some((wdl, dist));
