@@ -460,10 +460,6 @@ fn won_endings_are_converted_before_the_counter() {
     assert!(played >= 40, "{played}");
 }
 
-/// The engine, searching with the tables of up to 9 pieces (depth 4), converts won endings against the tables'
-/// best defence: it wins every game, each removal within 100 plies of the last (the counter never
-/// draws), and never by a third repetition. A win whose removal the counter no longer allows is
-/// answered as a draw.
 /// Plays the won position `start` out: the engine (depth 4, with `tables`) for the winner,
 /// the tables' best defence for the loser; asserts that the winner wins, with neither the
 /// 100-ply counter nor a third repetition ending the game first.
@@ -526,6 +522,10 @@ fn convert(
     assert_ne!(p.side(), winner, "{start}: the winner lost at {p}");
 }
 
+/// The engine, searching with the tables of up to 9 pieces (depth 4), converts won endings against the tables'
+/// best defence: it wins every game, each removal within 100 plies of the last (the counter never
+/// draws), and never by a third repetition. A win whose removal the counter no longer allows is
+/// answered as a draw.
 #[test]
 fn the_engine_converts_won_endings_with_the_tables() {
     use tiao::tt::Tt;

@@ -17,7 +17,6 @@ import sys
 from collections import Counter, defaultdict
 
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
-COMMENT = re.compile(r"\{([^}]*)\}")
 SCORE = re.compile(r"^([+-]?\d+\.\d+)/(\d+)\b")
 TABLE_MIN, TABLE_MAX = 81.2, 96.0
 
@@ -44,11 +43,7 @@ def a_comments(movetext, a_is_white):
     each move's comment follows it; the side of a comment is read from the move number form
     (`12.` White, `12...` Black) that precedes its move."""
     out = []
-    body = movetext.split("{end of opening}", 1)
-    if len(body) < 2:
-        return out
-    # The first engine move after the opening: its side is the side to move there.
-    tokens = re.findall(r"(\d+\.\.\.|\d+\.)|\{([^}]*)\}", body[0] + "{end of opening}" + body[1])
+    tokens = re.findall(r"(\d+\.\.\.|\d+\.)|\{([^}]*)\}", movetext)
     side = None  # True: White's move was the last number seen
     started = False
     for number, comment in tokens:

@@ -268,11 +268,10 @@ fn run_verify(builder: &dyn Builder, a: &BuildArgs) -> Result<(), String> {
         }
     };
     let from = a.from_pieces.unwrap_or(0);
-    if from > a.pieces.unwrap_or(u32::MAX) {
-        return Err(format!(
-            "--from-pieces {from}: more than --pieces {}",
-            a.pieces.unwrap_or(0)
-        ));
+    if let Some(pieces) = a.pieces
+        && from > pieces
+    {
+        return Err(format!("--from-pieces {from}: more than --pieces {pieces}"));
     }
     let all =
         driver::verify_from(builder, from, !a.quiet, &mut on_unit).map_err(|e| e.to_string())?;

@@ -161,12 +161,9 @@ pub fn open_tables(dir: &Path) -> (Option<MorrisTables>, usize, Vec<EgdbError>) 
         .into_par_iter()
         .map(|s| {
             let wdl = store::open(dir, s, Kind::Wdl);
-            let dist = wdl.is_ok().then(|| {
-                store::path(dir, s, Kind::Distance)
-                    .exists()
-                    .then(|| store::open(dir, s, Kind::Distance))
-            });
-            (s, wdl, dist.flatten())
+            let dist = (wdl.is_ok() && store::path(dir, s, Kind::Distance).exists())
+                .then(|| store::open(dir, s, Kind::Distance));
+            (s, wdl, dist)
         })
         .collect();
     for (s, wdl, dist) in read {
