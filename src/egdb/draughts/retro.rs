@@ -147,23 +147,23 @@ impl<'a, R: Rules> Sub<'a, R> {
         if self.regions.len() == 2 { 1 - r } else { 0 }
     }
 
-    /// Region, White's pieces, Black's pieces and the kings of local position `l` (White to
-    /// move).
+    /// Region, White's kings and Black's of local position `l` (White to move).
     #[inline(always)]
-    fn pieces(&self, l: u64) -> (usize, u64, u64, u64, u64) {
+    fn kings(&self, l: u64) -> (usize, u64, u64) {
         let r = (l / self.kc) as usize;
         let reg = &self.regions[r];
         let (wk, bk) = reg.data.index.kings_of_free(&reg.free, l % self.kc);
-        (r, reg.w | wk, reg.b | bk, wk, bk)
+        (r, wk, bk)
     }
 
-    /// Calls `f(l, init)` for the local positions `lo..hi`, set up in order.
+    /// Calls `f(l, init, kings)` for the local positions `lo..hi`, set up in order (`kings`:
+    /// White's kings and Black's).
     fn init_range(
         &self,
         lo: u64,
         hi: u64,
         scratch: &mut InitScratch,
-        mut f: impl FnMut(u64, Init),
+        mut f: impl FnMut(u64, Init, (u64, u64)),
     ) {
         let mut l = lo;
         while l < hi {
@@ -174,7 +174,7 @@ impl<'a, R: Rules> Sub<'a, R> {
             for (wk, bk) in walk.take((end - l) as usize) {
                 let pos = Position::from_parts(reg.w | wk, reg.b | bk, wk | bk, Color::White)
                     .expect("the numbering gives legal placements");
-                f(l, self.init(&pos, scratch));
+                f(l, self.init(&pos, scratch), (wk, bk));
                 l += 1;
             }
         }
@@ -184,6 +184,14 @@ impl<'a, R: Rules> Sub<'a, R> {
     fn outside(&self, pos: &Position<R>, lists: &mut Lists) -> Wdl {
         self.known
             .value_with(pos, lists)
+            .unwrap_or_else(|m| panic!("slice {} is needed and not built", m.material))
+    }
+
+    /// [`Sub::outside`] with the position's distance to capture (`None` for a draw, and
+    /// without distances).
+    fn outside_with_distance(&self, pos: &Position<R>, lists: &mut Lists) -> (Wdl, Option<u16>) {
+        self.known
+            .value_distance_with(pos, lists)
             .unwrap_or_else(|m| panic!("slice {} is needed and not built", m.material))
     }
 
@@ -220,16 +228,14 @@ impl<'a, R: Rules> Sub<'a, R> {
                 count += 1;
                 continue;
             }
-            let child = pos.make(m);
-            let v = self.outside(&child, lists).flip();
+            let (v, d) = self.outside_with_distance(&pos.make(m), lists);
+            let v = v.flip();
             if v == Wdl::Draw {
                 draw_exit = true;
                 continue;
             }
             let d = 1 + if self.distances {
-                self.known
-                    .distance(&child)
-                    .expect("a decided position built with distances has one")
+                d.expect("a decided position built with distances has one")
             } else {
                 1
             };
@@ -262,8 +268,17 @@ impl<'a, R: Rules> Sub<'a, R> {
     /// square by a legal quiet move, turned round (so they are White-to-move positions of the
     /// twin region).
     #[inline(always)]
-    fn predecessors(&self, l: u64, mut visit: impl FnMut(u64)) {
-        let (r, white, black, wk, bk) = self.pieces(l);
+    fn predecessors(&self, l: u64, visit: impl FnMut(u64)) {
+        let (r, wk, bk) = self.kings(l);
+        self.predecessors_of(r, wk, bk, visit)
+    }
+
+    /// [`Sub::predecessors`] of the position of region `r` with White's kings `wk` and Black's
+    /// `bk` (its men are the region's).
+    #[inline(always)]
+    fn predecessors_of(&self, r: usize, wk: u64, bk: u64, mut visit: impl FnMut(u64)) {
+        let reg = &self.regions[r];
+        let (white, black) = (reg.w | wk, reg.b | bk);
         let pr = self.partner(r);
         let preg = &self.regions[pr];
         let occ = white | black;
@@ -331,18 +346,21 @@ impl<'a, R: Rules> Sub<'a, R> {
             count,
             dist,
             exit_loss,
+            kings,
             buckets,
             init,
         } = scratch;
         state.clear();
+        kings.clear();
         count.clear();
         dist.clear();
         exit_loss.clear();
         for b in buckets.iter_mut() {
             b.clear();
         }
-        self.init_range(0, n as u64, init, |l, i| {
+        self.init_range(0, n as u64, init, |l, i, k| {
             state.push(i.state);
+            kings.push(k);
             count.push(i.count);
             dist.push(i.dist);
             exit_loss.push(i.exit_loss);
@@ -363,7 +381,9 @@ impl<'a, R: Rules> Sub<'a, R> {
                     state[q] |= WIN;
                 }
                 let win = state[q] & VALUE == WIN;
-                self.predecessors(q as u64, |p| {
+                let (wk, bk) = kings[q];
+                let r = q / self.kc as usize;
+                self.predecessors_of(r, wk, bk, |p| {
                     let p = p as usize;
                     if state[p] & VALUE != 0 {
                         return;
@@ -413,7 +433,7 @@ impl<'a, R: Rules> Sub<'a, R> {
             .into_par_iter()
             .map_init(InitScratch::default, |scratch, c| {
                 let mut entered = Vec::new();
-                self.init_range(c * CHUNK, ((c + 1) * CHUNK).min(n), scratch, |l, i| {
+                self.init_range(c * CHUNK, ((c + 1) * CHUNK).min(n), scratch, |l, i, _| {
                     state[l as usize].store(i.state, Relaxed);
                     count[l as usize].store(i.count, Relaxed);
                     dist[l as usize].store(i.dist, Relaxed);
@@ -515,6 +535,9 @@ struct Scratch {
     count: Vec<u8>,
     dist: Vec<u16>,
     exit_loss: Vec<u8>,
+    /// White's and Black's kings of each position (unranking them again for every
+    /// predecessor search cost an eighth of a build).
+    kings: Vec<(u64, u64)>,
     buckets: Vec<Vec<u32>>,
     init: InitScratch,
 }

@@ -127,6 +127,18 @@ impl<R: Rules> SliceData<R> {
         })
     }
 
+    /// The stored distance of position `i`: `None` for a draw or a position not stored, or
+    /// when the slice has no distances (or its file cannot be read there).
+    #[inline(always)]
+    pub fn distance_at(&self, i: u64) -> Option<u16> {
+        let d = match (&self.distance, &self.distance_file) {
+            (Some(d), _) => d.get(i),
+            (None, Some(t)) => t.get(i).ok()?,
+            (None, None) => return None,
+        };
+        (d > 0).then(|| d as u16 - 1)
+    }
+
     /// Bytes of memory it holds.
     pub fn bytes(&self) -> u64 {
         let n = self.index.positions();
@@ -200,41 +212,62 @@ impl<R: Rules> Known<R> {
             return Ok(Wdl::Loss);
         }
         if movegen::has_capture(pos) {
-            let mut list = lists.take();
-            movegen::generate(pos, &mut list);
-            let mut best = Wdl::Loss;
-            for m in list.iter() {
-                let v = match self.value_with(&pos.make(m), lists) {
-                    Ok(v) => v.flip(),
-                    Err(e) => {
-                        lists.give(list);
-                        return Err(e);
-                    }
-                };
-                if v > best {
-                    best = v;
-                    if v == Wdl::Win {
-                        break;
-                    }
-                }
-            }
-            lists.give(list);
-            return Ok(best);
+            return self.best_capture(pos, lists);
         }
-        let missing = || Missing {
-            material: Material::of(
-                pos.white(),
-                pos.black(),
-                pos.kings(),
-                pos.side() == crate::color::Color::White,
-            ),
-        };
+        let missing = || Missing::of(pos);
         let (s, i) = self.locate(pos).ok_or_else(missing)?;
         Wdl::from_code(s.wdl.get(i)).ok_or_else(missing)
+    }
+
+    /// The value of a position that must capture: its best capture's.
+    fn best_capture(&self, pos: &Position<R>, lists: &mut Lists) -> Result<Wdl, Missing> {
+        let mut list = lists.take();
+        movegen::generate(pos, &mut list);
+        let mut best = Wdl::Loss;
+        for m in list.iter() {
+            let v = match self.value_with(&pos.make(m), lists) {
+                Ok(v) => v.flip(),
+                Err(e) => {
+                    lists.give(list);
+                    return Err(e);
+                }
+            };
+            if v > best {
+                best = v;
+                if v == Wdl::Win {
+                    break;
+                }
+            }
+        }
+        lists.give(list);
+        Ok(best)
     }
 }
 
 impl<R: Rules> Known<R> {
+    /// [`Known::value_with`] and [`Known::distance`] at once (one capture test and one lookup
+    /// where the two would make two each): the set-up pass of a build asks both of every man's
+    /// move.
+    pub fn value_distance_with(
+        &self,
+        pos: &Position<R>,
+        lists: &mut Lists,
+    ) -> Result<(Wdl, Option<u16>), Missing> {
+        if pos.pieces(pos.side()) == 0 {
+            return Ok((Wdl::Loss, Some(0)));
+        }
+        if movegen::has_capture(pos) {
+            return self.best_capture(pos, lists).map(|v| (v, Some(1)));
+        }
+        let missing = || Missing::of(pos);
+        let (s, i) = self.locate(pos).ok_or_else(missing)?;
+        let v = Wdl::from_code(s.wdl.get(i)).ok_or_else(missing)?;
+        if v == Wdl::Draw {
+            return Ok((v, None));
+        }
+        Ok((v, s.distance_at(i)))
+    }
+
     /// The distance to capture of a decided position: 0 for a side without pieces, 1 for a
     /// position that must capture, else its stored distance; `None` for a draw, or when its slice
     /// has no distances or is not known.
@@ -246,12 +279,7 @@ impl<R: Rules> Known<R> {
             return Some(1);
         }
         let (s, i) = self.locate(pos)?;
-        let d = match (&s.distance, &s.distance_file) {
-            (Some(d), _) => d.get(i),
-            (None, Some(t)) => t.get(i).ok()?,
-            (None, None) => return None,
-        };
-        (d > 0).then(|| d as u16 - 1)
+        s.distance_at(i)
     }
 }
 
@@ -276,4 +304,18 @@ impl Lists {
 pub struct Missing {
     /// The position's material, from its side to move.
     pub material: Material,
+}
+
+impl Missing {
+    /// The missing position `pos`.
+    fn of<R: Rules>(pos: &Position<R>) -> Missing {
+        Missing {
+            material: Material::of(
+                pos.white(),
+                pos.black(),
+                pos.kings(),
+                pos.side() == crate::color::Color::White,
+            ),
+        }
+    }
 }
