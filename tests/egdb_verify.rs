@@ -158,3 +158,38 @@ fn a_build_resumes_where_it_stopped() {
     assert_eq!(t.header().kind, Kind::Wdl);
     assert!(t.decode_all().unwrap().iter().all(|&c| c <= 3));
 }
+
+#[test]
+fn a_second_build_in_the_same_directory_is_refused() {
+    let dir = temp_dir("build-lock");
+    let b = DraughtsBuilder::<English>::new(&dir, 3, true);
+    let lock_path = dir.join("english").join(driver::LOCK_FILE);
+    fs::create_dir_all(lock_path.parent().unwrap()).unwrap();
+    // Another build (here: this test) holds the directory's lock.
+    let held = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .unwrap();
+    held.try_lock().unwrap();
+    let e = driver::build(&b, false, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(&e, tiao::egdb::EgdbError::Busy { path } if *path == lock_path),
+        "{e}"
+    );
+    assert!(e.to_string().contains("another build"), "{e}");
+    // Nothing was written while the lock was held.
+    let written = fs::read_dir(lock_path.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter(|f| f.file_name() != driver::LOCK_FILE)
+        .count();
+    assert_eq!(written, 0);
+    drop(held);
+    // The lock released, the build runs, and releases the lock when it ends.
+    let first = driver::build(&b, false, &mut |_| {}).unwrap();
+    assert!(first.iter().all(|r| !r.skipped));
+    let again = fs::OpenOptions::new().write(true).open(&lock_path).unwrap();
+    again.try_lock().unwrap();
+}

@@ -9,6 +9,11 @@
 //! - [`verify`]: each unit's files checked by the game against the values of their successors
 //!   ([`verify_from`]: only the units of at least so many pieces).
 //!
+//! - One build a directory: [`build`] holds an exclusive lock on a [`LOCK_FILE`] in every
+//!   directory it writes (released when it returns, or when the process ends however it
+//!   ends); a second build there is refused with [`EgdbError::Busy`] instead of writing the
+//!   same `.tmp` files as the first.
+//!
 //! The drivers print nothing themselves but the progress bar (on stderr, and only when asked):
 //! the callers format the reports.
 //!
@@ -17,7 +22,8 @@
 
 use super::{EgdbError, Header, Table};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -128,6 +134,42 @@ fn bar(total: u64, show: bool, what: &str) -> ProgressBar {
     pb
 }
 
+/// The lock file a build holds in each directory it writes.
+pub const LOCK_FILE: &str = ".build.lock";
+
+/// Locks every directory the units write in (created first when missing): an exclusive
+/// advisory lock on its [`LOCK_FILE`], held as long as the returned files are open.
+fn lock(units: &[Unit]) -> Result<Vec<fs::File>, EgdbError> {
+    let mut dirs: Vec<&Path> = units
+        .iter()
+        .flat_map(|u| &u.outputs)
+        .filter_map(|o| o.path.parent())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs.into_iter()
+        .map(|dir| {
+            let path = dir.join(LOCK_FILE);
+            let io = |e: std::io::Error| EgdbError::Io {
+                path: path.clone(),
+                error: e.to_string(),
+            };
+            fs::create_dir_all(dir).map_err(io)?;
+            let file = fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .map_err(io)?;
+            match file.try_lock() {
+                Ok(()) => Ok(file),
+                Err(fs::TryLockError::WouldBlock) => Err(EgdbError::Busy { path }),
+                Err(fs::TryLockError::Error(e)) => Err(io(e)),
+            }
+        })
+        .collect()
+}
+
 /// Builds every unit not built yet, in order. `on_unit` hears of each unit as it is built or
 /// skipped. Stops at the first error (the units before it are whole on disk).
 pub fn build(
@@ -136,6 +178,7 @@ pub fn build(
     on_unit: &mut dyn FnMut(&UnitReport),
 ) -> Result<Vec<UnitReport>, EgdbError> {
     let units = builder.units();
+    let _locks = lock(&units)?;
     let done: Vec<Option<u64>> = units.iter().map(built).collect();
     let total: u64 = units
         .iter()

@@ -196,6 +196,8 @@ pub enum EgdbError {
     Corrupt { path: PathBuf, reason: String },
     /// A build this code or this machine cannot do (`what` names the slice or sector).
     TooLarge { what: String, reason: String },
+    /// Another build holds the lock of the directory (`path`: its lock file).
+    Busy { path: PathBuf },
 }
 
 impl fmt::Display for EgdbError {
@@ -245,6 +247,12 @@ impl fmt::Display for EgdbError {
                 path.display()
             ),
             EgdbError::TooLarge { what, reason } => write!(f, "{what}: {reason}"),
+            EgdbError::Busy { path } => write!(
+                f,
+                "{}: another build is writing tables in this directory (it holds this lock); \
+                 wait for it to end or stop it, then run the build again",
+                path.display()
+            ),
             EgdbError::Corrupt { path, reason } => {
                 write!(f, "{}: damaged table: {reason}", path.display())
             }
