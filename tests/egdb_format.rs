@@ -38,6 +38,23 @@ fn write(path: &Path, h: &Header) -> u64 {
     TableWriter::new(h.clone()).write(path, wdl).unwrap()
 }
 
+/// Writes a table of `n` positions to `path`: [`wdl`]'s codes (with holes) or, for distances,
+/// a pattern of runs stored whole.
+fn write_kind(path: &Path, kind: Kind, n: u64) {
+    let w = match kind {
+        Kind::Wdl => TableWriter::new(header(kind, n)),
+        Kind::Distance => TableWriter::new(Header {
+            flags: 0,
+            ..header(kind, n)
+        }),
+    };
+    match kind {
+        Kind::Wdl => w.write(path, wdl),
+        Kind::Distance => w.write(path, |i| (i / 40 % 256) as u8),
+    }
+    .unwrap();
+}
+
 #[test]
 fn round_trip() {
     let d = dir("round");
@@ -80,22 +97,9 @@ fn round_trip() {
 #[test]
 fn blocks_decode_as_positions_read() {
     let d = dir("blocks");
-    let dist = |i: u64| (i / 40 % 256) as u8;
     for (kind, n) in [(Kind::Wdl, 100_000u64), (Kind::Distance, 5_001)] {
         let path = d.join(format!("{kind:?}.egdb"));
-        let h = match kind {
-            Kind::Wdl => header(kind, n),
-            Kind::Distance => Header {
-                flags: 0,
-                ..header(kind, n)
-            },
-        };
-        let w = TableWriter::new(h.clone());
-        match kind {
-            Kind::Wdl => w.write(&path, wdl),
-            Kind::Distance => w.write(&path, dist),
-        }
-        .unwrap();
+        write_kind(&path, kind, n);
         let t = Table::open(&path).unwrap();
         assert_eq!(t.blocks(), n.div_ceil(t.block_len()));
         let mut all = Vec::new();
@@ -134,6 +138,40 @@ fn compact() {
     assert!(bytes.len() < 1_000_000 / 4 / 10, "{} bytes", bytes.len());
 }
 
+/// The refusals of a table's length and payload, through `open` (the bytes given whole, or
+/// written to a file and opened): truncated anywhere (empty, in the header, in the payload, one
+/// byte short), one byte longer than its header says, a damaged payload byte.
+fn refuses_length_and_payload(good: &[u8], open: impl Fn(&[u8]) -> Result<Table, EgdbError>) {
+    for cut in [0, 5, 12, 100, HEADER_LEN, HEADER_LEN + 10, good.len() - 1] {
+        match open(&good[..cut]) {
+            Err(EgdbError::Truncated { found, .. }) => assert_eq!(found, cut as u64),
+            other => panic!("cut at {cut}: {other:?}"),
+        }
+    }
+    let mut long = good.to_vec();
+    long.push(0);
+    match open(&long) {
+        Err(e @ EgdbError::Corrupt { .. }) => {
+            assert!(e.to_string().contains("1 bytes past the end"), "{e}")
+        }
+        other => panic!("one byte long: {other:?}"),
+    }
+    for at in [HEADER_LEN + 3, good.len() / 2, good.len() - 1] {
+        let mut p = good.to_vec();
+        p[at] ^= 0x40;
+        assert!(
+            matches!(
+                open(&p),
+                Err(EgdbError::Checksum {
+                    part: "payload",
+                    ..
+                })
+            ),
+            "byte {at}"
+        );
+    }
+}
+
 #[test]
 fn truncated_foreign_and_damaged_files_are_refused() {
     let d = dir("bad");
@@ -143,17 +181,8 @@ fn truncated_foreign_and_damaged_files_are_refused() {
     let good = std::fs::read(&path).unwrap();
     let open = |bytes: &[u8]| Table::from_bytes(&path, bytes.to_vec());
 
-    // Truncated anywhere: in the header, in the payload, one byte short.
-    for cut in [0, 5, 12, 100, HEADER_LEN, HEADER_LEN + 10, good.len() - 1] {
-        match open(&good[..cut]) {
-            Err(EgdbError::Truncated { .. }) => {}
-            other => panic!("cut at {cut}: {other:?}"),
-        }
-    }
-    // Bytes past the end.
-    let mut long = good.clone();
-    long.push(0);
-    assert!(matches!(open(&long), Err(EgdbError::Corrupt { .. })));
+    // Truncated, too long, a damaged payload byte.
+    refuses_length_and_payload(&good, open);
     // Not a table.
     let mut text = b"W:W31-50:B1-20\n".to_vec();
     text.resize(300, b' ');
@@ -167,27 +196,13 @@ fn truncated_foreign_and_damaged_files_are_refused() {
         }
         other => panic!("{other:?}"),
     }
-    // A damaged header field, a damaged payload byte.
+    // A damaged header field.
     let mut hd = good.clone();
     hd[80] ^= 1;
     assert!(matches!(
         open(&hd),
         Err(EgdbError::Checksum { part: "header", .. })
     ));
-    for at in [HEADER_LEN + 3, good.len() / 2, good.len() - 1] {
-        let mut p = good.clone();
-        p[at] ^= 0x40;
-        assert!(
-            matches!(
-                open(&p),
-                Err(EgdbError::Checksum {
-                    part: "payload",
-                    ..
-                })
-            ),
-            "byte {at}"
-        );
-    }
     // Another variant, kind or slice than asked for.
     let t = open(&good).unwrap();
     for want in [
@@ -283,5 +298,39 @@ fn crafted_headers_are_refused_not_trusted() {
     // The good file still opens.
     std::fs::write(&path, &good).unwrap();
     assert!(Table::open(&path).is_ok());
+    let _ = std::fs::remove_dir_all(d);
+}
+
+/// A table opened from its file (mapped) reads what the same bytes read when given whole, and
+/// the file's refusals hold when opened: truncated anywhere (empty and shorter than the header
+/// included), longer than its header says, a damaged payload byte.
+#[test]
+fn mapped_file_reads_as_its_bytes_and_is_refused_alike() {
+    let d = dir("mapped");
+    let path = d.join("t.egdb");
+    for (kind, n) in [(Kind::Wdl, 100_000u64), (Kind::Distance, 5_001)] {
+        write_kind(&path, kind, n);
+        let bytes = std::fs::read(&path).unwrap();
+        let mapped = Table::open(&path).unwrap();
+        let owned = Table::from_bytes(&path, bytes.clone()).unwrap();
+        assert_eq!(mapped.header(), owned.header());
+        assert_eq!(mapped.file_len(), bytes.len() as u64);
+        assert_eq!(mapped.decode_all().unwrap(), owned.decode_all().unwrap());
+        for i in (0..n).step_by(97).chain([n - 1]) {
+            assert_eq!(
+                mapped.get(i).unwrap(),
+                owned.get(i).unwrap(),
+                "{kind:?} {i}"
+            );
+        }
+        assert!(mapped.get(n).is_err());
+    }
+    let good = std::fs::read(&path).unwrap();
+    let open = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        Table::open(&path)
+    };
+    refuses_length_and_payload(&good, open);
+    assert!(open(&good).is_ok());
     let _ = std::fs::remove_dir_all(d);
 }

@@ -34,15 +34,26 @@
 //! another format version, a damaged header or payload (checksums), and, through
 //! [`Table::expect`], a table of another game, variant, kind or slice than the one asked for.
 //!
+//! A table opened from a file ([`Table::open`]) is memory-mapped, read-only: its pages live in
+//! the operating system's page cache, shared by every process (and every engine of a process)
+//! that opens the file, and the process holds only the pages its probes touched (a probe decodes
+//! one block). The payload's checksum is still checked at open, by reading the file through a
+//! small buffer before mapping it (summing the mapped bytes would bring every page into the
+//! process). [`TableWriter`] replaces a file by renaming a new one over it, which never changes
+//! the file an engine has mapped; a file truncated or rewritten in place while mapped could make
+//! a probe fault (`SIGBUS`) or read bytes that were never checked.
+//!
 //! Invariants: a `Table` that opened has passed every check above; `get(i)` for `i <
 //! positions` returns the stored symbol (or, where the flags allow it, any symbol for a position
 //! written as [`NOT_STORED`](super::NOT_STORED)); a damaged block is an error, never a panic.
 
 use super::EgdbError;
 use super::block::{self, Width};
+use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs;
 use std::io::{Read, Write};
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
 /// The file's first eight bytes.
@@ -164,19 +175,64 @@ pub const DISTANCE_BLOCK: u32 = 512;
 /// A 64-bit checksum (a multiply-xorshift hash over 8-byte words; not cryptographic: it catches
 /// damaged and truncated data).
 pub fn checksum(bytes: &[u8]) -> u64 {
+    let whole = bytes.len() - bytes.len() % 8;
+    let mut sum = Checksum::new(bytes.len() as u64);
+    sum.words(&bytes[..whole]);
+    sum.finish(&bytes[whole..])
+}
+
+/// A [`checksum`] taken piece by piece, for bytes that are never all in memory at once.
+struct Checksum {
+    h: u64,
+}
+
+impl Checksum {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h: u64 = 0x243F_6A88_85A3_08D3 ^ (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(K);
-        h ^= h >> 29;
+
+    /// The checksum of `len` bytes, none fed yet.
+    fn new(len: u64) -> Checksum {
+        Checksum {
+            h: 0x243F_6A88_85A3_08D3 ^ len.wrapping_mul(Self::K),
+        }
     }
-    let mut last = [0u8; 8];
-    let rest = chunks.remainder();
-    last[..rest.len()].copy_from_slice(rest);
-    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
-    h ^ (h >> 32)
+
+    /// Feeds the next whole 8-byte words (`words.len()` a multiple of 8).
+    fn words(&mut self, words: &[u8]) {
+        debug_assert!(words.len().is_multiple_of(8));
+        let mut h = self.h;
+        for c in words.chunks_exact(8) {
+            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            h = (h ^ w).wrapping_mul(Self::K);
+            h ^= h >> 29;
+        }
+        self.h = h;
+    }
+
+    /// The checksum, given the last `rest.len() < 8` bytes.
+    fn finish(self, rest: &[u8]) -> u64 {
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        let h = (self.h ^ u64::from_le_bytes(last)).wrapping_mul(Self::K);
+        h ^ (h >> 32)
+    }
+}
+
+/// The [`checksum`] of the next `len` bytes of `file`, read a piece at a time: the payload of a
+/// table about to be mapped, checked without bringing its pages into the process.
+fn file_checksum(file: &mut fs::File, len: u64) -> std::io::Result<u64> {
+    const PIECE: u64 = 1 << 18;
+    let mut buf = vec![0u8; len.min(PIECE) as usize];
+    let mut sum = Checksum::new(len);
+    let mut left = len;
+    while left >= 8 {
+        let n = (left.min(PIECE) & !7) as usize;
+        file.read_exact(&mut buf[..n])?;
+        sum.words(&buf[..n]);
+        left -= n as u64;
+    }
+    let rest = &mut buf[..left as usize];
+    file.read_exact(rest)?;
+    Ok(sum.finish(rest))
 }
 
 fn put_name(out: &mut [u8], name: &str) {
@@ -427,8 +483,29 @@ pub fn tmp_path(path: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// An open table: its header and its payload, checked, in memory.
-#[derive(Clone, Debug)]
+/// A table file's bytes, header included.
+#[derive(Debug)]
+enum Bytes {
+    /// Mapped from the file ([`Table::open`]).
+    Mapped(Mmap),
+    /// Given whole ([`Table::from_bytes`]).
+    Owned(Vec<u8>),
+}
+
+impl Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// An open table: its header and its payload, checked; the payload mapped from its file or
+/// held in memory. (Not `Clone`: nothing needs a second handle to one open file.)
+#[derive(Debug)]
 pub struct Table {
     header: Header,
     path: PathBuf,
@@ -440,15 +517,16 @@ pub struct Table {
     /// Where the block index starts in `bytes`.
     index_at: usize,
     /// The whole file, header included.
-    bytes: Vec<u8>,
+    bytes: Bytes,
 }
 
 impl Table {
-    /// Reads and checks the table at `path` (see the module documentation for what is refused).
+    /// Maps and checks the table at `path` (see the module documentation for what is refused).
     ///
     /// The header is read first: a file whose length is not the one its (checked) header
-    /// gives is refused before the rest of it is read, so a large stray file named like a table
-    /// costs nothing.
+    /// gives is refused before the rest of it is read or mapped, so a large stray file named like
+    /// a table costs nothing (and an empty or short file, which some systems refuse to map, gets
+    /// the same errors as any other).
     pub fn open(path: &Path) -> Result<Table, EgdbError> {
         let io = |e: std::io::Error| EgdbError::Io {
             path: path.to_path_buf(),
@@ -459,14 +537,30 @@ impl Table {
         let mut head = vec![0u8; len.min(HEADER_LEN as u64) as usize];
         file.read_exact(&mut head).map_err(io)?;
         whole_length(path, sound_header(path, &head)?, len)?;
-        let mut bytes = head;
-        bytes.reserve_exact((len - HEADER_LEN as u64) as usize);
-        file.read_to_end(&mut bytes).map_err(io)?;
-        Table::from_bytes(path, bytes)
+        let payload_sum = file_checksum(&mut file, len - HEADER_LEN as u64).map_err(io)?;
+        // SAFETY: the map is read-only, of a file at least HEADER_LEN bytes long (checked
+        // above), and its bytes are only read as `u8` (every value valid), every read
+        // bounds-checked against the map's length. What `Mmap::map` cannot promise is that the
+        // bytes stay as they are: that holds as long as no one changes the file while it is
+        // mapped. Our tables are written by `TableWriter::write` to a `.tmp` file that is
+        // renamed into place, so a rebuild gives the name a new inode and never changes a mapped
+        // one. A file truncated or rewritten in place by another program (`cp` over it, an
+        // editor) while mapped could make a read fault (SIGBUS) or change under a probe, past
+        // the checksum; docs/egdb.md ("Files") says not to do that. The gain that pays for this:
+        // the pages are shared through the page cache, not copied into each process (measured
+        // in docs/egdb.md: english up to 6 pieces, peak resident memory 944 MiB -> 185 MiB).
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        Table::check(path, Bytes::Mapped(map), Some(payload_sum))
     }
 
     /// Checks the bytes of a table file (`path` names it in errors).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Table, EgdbError> {
+        Table::check(path, Bytes::Owned(bytes), None)
+    }
+
+    /// The checks of [`from_bytes`](Self::from_bytes), on bytes mapped or owned; the payload's
+    /// checksum taken from the bytes unless `payload_sum` gives it (as read from the same file).
+    fn check(path: &Path, bytes: Bytes, payload_sum: Option<u64>) -> Result<Table, EgdbError> {
         let path = path.to_path_buf();
         let bad = |reason: String| EgdbError::Corrupt {
             path: path.clone(),
@@ -492,7 +586,7 @@ impl Table {
         let block_len = u32_at(hd, 88) as u64;
         let blocks = u64_at(hd, 96);
         let payload_len = u64_at(hd, 104);
-        let payload_sum = u64_at(hd, 112);
+        let stored_sum = u64_at(hd, 112);
         if block_len != block_len_of(kind) as u64 {
             return Err(bad(format!(
                 "blocks of {block_len} positions (a {} table has {})",
@@ -507,14 +601,14 @@ impl Table {
             )));
         }
         whole_length(&path, file_len, bytes.len() as u64)?;
-        if checksum(&bytes[HEADER_LEN..]) != payload_sum {
+        if payload_sum.unwrap_or_else(|| checksum(&bytes[HEADER_LEN..])) != stored_sum {
             return Err(EgdbError::Checksum {
                 path,
                 part: "payload",
             });
         }
-        // The payload stays where it was read, after the header (no copy of a file that may be
-        // a gigabyte): offsets into `bytes` add HEADER_LEN.
+        // The payload stays where it is, after the header (no copy of a file that may be a
+        // gigabyte): offsets into `bytes` add HEADER_LEN.
         let map = map_len(kind);
         let index_at = HEADER_LEN + map;
         // Checked: the header's counts are the file's word, not ours (a crafted file may hold

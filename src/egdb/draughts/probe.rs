@@ -45,7 +45,7 @@ impl<R: Rules> DraughtsTables<R> {
         self.count
     }
 
-    /// Bytes of the files open (held in memory).
+    /// Bytes of the files open (mapped, see [`Table::open`]).
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
