@@ -249,6 +249,22 @@ pub struct EngineOptions {
     pub time: TimeParams,
     /// Endgame tables.
     pub egdb: EgdbSetting,
+    /// When the payload checksums of large table files are checked ([`TableCheck`]).
+    pub egdb_check: TableCheck,
+}
+
+/// When the engine checks the payload checksums of the table files its opener left unchecked
+/// (those above [`crate::egdb::CHECK_AT_OPEN_MAX`] bytes; they answer nothing until checked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TableCheck {
+    /// When the tables are opened: the engine starts when every table answers (a search is the
+    /// same whenever it runs: the command-line tools).
+    #[default]
+    AtOpen,
+    /// On a thread of its own, smallest file first, while the engine goes on: a quick start
+    /// (the Hub and DXP engines, which a GUI starts and waits for). A damaged file is written
+    /// on stderr when found, and never answers.
+    Background,
 }
 
 impl Default for EngineOptions {
@@ -259,6 +275,7 @@ impl Default for EngineOptions {
             params: Params::default(),
             time: TimeParams::default(),
             egdb: EgdbSetting::Default,
+            egdb_check: TableCheck::AtOpen,
         }
     }
 }
@@ -305,7 +322,7 @@ pub trait Session: Send {
     /// A search of the current position, ready to run on any thread.
     fn searcher(&self) -> Searcher;
     /// Opens the game's endgame tables from `dir` (`None`: no tables), replacing any.
-    fn open_tables(&mut self, dir: Option<&Path>) -> TablesInfo;
+    fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck) -> TablesInfo;
 }
 
 /// A search of a position, ready to run on any thread: called with its limits, options, table,
@@ -347,6 +364,9 @@ struct OpenedTables<G> {
     slices: usize,
     max_pieces: u32,
     problems: Vec<EgdbError>,
+    /// The thread checking the large files ([`TableCheck::Background`]), until an engine that
+    /// wants them checked at open has waited for it.
+    checking: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl<G: Evaluate> GameSession<G> {
@@ -452,7 +472,7 @@ impl<G: Evaluate> Session for GameSession<G> {
         !self.legal().is_empty()
     }
 
-    fn open_tables(&mut self, dir: Option<&Path>) -> TablesInfo {
+    fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck) -> TablesInfo {
         self.tables = None;
         let (Some(dir), Some(opener)) = (dir, self.opener) else {
             return TablesInfo::default();
@@ -467,16 +487,51 @@ impl<G: Evaluate> Session for GameSession<G> {
             Some(o) => o,
             None => {
                 let got = opener(dir, self.pos.variant());
+                let mut problems = got.problems;
+                let mut checking = None;
+                if let Some(run) = got.check {
+                    match check {
+                        TableCheck::AtOpen => problems.extend(run()),
+                        TableCheck::Background => {
+                            let job = Arc::new(Mutex::new(Some(run)));
+                            let theirs = Arc::clone(&job);
+                            let spawned = std::thread::Builder::new()
+                                .name("egdb-check".into())
+                                .spawn(move || {
+                                    let run =
+                                        theirs.lock().unwrap_or_else(|e| e.into_inner()).take();
+                                    for e in run.map_or_else(Vec::new, |run| run()) {
+                                        eprintln!("tiao: endgame table not used: {e}");
+                                    }
+                                });
+                            match spawned {
+                                Ok(h) => checking = Some(h),
+                                // No thread to be had: checked here rather than never.
+                                Err(_) => {
+                                    let run = job.lock().unwrap_or_else(|e| e.into_inner()).take();
+                                    problems.extend(run.map_or_else(Vec::new, |run| run()));
+                                }
+                            }
+                        }
+                    }
+                }
                 let o = Arc::new(OpenedTables {
                     max_pieces: got.tables.as_ref().map_or(0, |t| t.max_pieces()),
                     tables: got.tables,
                     slices: got.slices,
-                    problems: got.problems,
+                    problems,
+                    checking: Mutex::new(checking),
                 });
                 opened.push((dir.to_path_buf(), key, o.clone()));
                 o
             }
         };
+        if check == TableCheck::AtOpen {
+            let h = o.checking.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(h) = h {
+                let _ = h.join();
+            }
+        }
         self.tables = o.tables.clone();
         TablesInfo {
             dir: Some(dir.to_path_buf()),
@@ -578,7 +633,7 @@ impl Engine {
             hash_mib: options.hash_mib.clamp(1, MAX_HASH_MIB),
             ..options
         };
-        let tables = session.open_tables(egdb_dir(&options.egdb)?.as_deref());
+        let tables = session.open_tables(egdb_dir(&options.egdb)?.as_deref(), options.egdb_check);
         Ok(Engine {
             kind,
             tt: Arc::new(Tt::try_new(options.hash_mib).map_err(EngineError::Memory)?),
@@ -603,7 +658,9 @@ impl Engine {
     pub fn set_egdb(&mut self, setting: EgdbSetting) -> Result<&TablesInfo, EngineError> {
         let dir = egdb_dir(&setting)?;
         self.halt();
-        self.tables = self.session.open_tables(dir.as_deref());
+        self.tables = self
+            .session
+            .open_tables(dir.as_deref(), self.options.egdb_check);
         self.options.egdb = setting;
         Ok(&self.tables)
     }
@@ -611,7 +668,9 @@ impl Engine {
     /// A new session's tables: the current setting's, for the session's game.
     fn reopen_tables(&mut self) {
         let dir = self.options.egdb.dir().ok().flatten();
-        self.tables = self.session.open_tables(dir.as_deref());
+        self.tables = self
+            .session
+            .open_tables(dir.as_deref(), self.options.egdb_check);
     }
 
     /// The game being played.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use tiao::draughts::rules::{English, Russian};
 use tiao::egdb::EgdbError;
-use tiao::egdb::draughts::open_tables;
+use tiao::egdb::draughts::{open_tables, open_tables_deferring};
 use tiao::engine::{EgdbSetting, Engine, EngineError, EngineOptions, Event};
 use tiao::game::Variant;
 use tiao::search::{Limits, Score};
@@ -106,6 +106,52 @@ fn damaged_and_foreign_files_are_refused_and_the_engine_plays_on() {
     // Its own slice refused, the position is searched (its children's slice is whole).
     let (mv, _, _) = search(&mut e, "W:WK1,K2:BK30", 5);
     assert!(!mv.is_empty());
+}
+
+#[test]
+fn a_payload_checked_after_the_open_answers_nothing_until_found_whole() {
+    let dir = tables("deferred");
+    let en = dir.join("english");
+    // A damaged payload under a sound header: only the payload checksum can tell.
+    let kkvk = en.join("KKvK.wdl");
+    let mut bytes = fs::read(&kkvk).unwrap();
+    *bytes.last_mut().unwrap() ^= 0xff;
+    fs::write(&kkvk, &bytes).unwrap();
+    let (damaged, good) = (
+        pos::<English>("W:WK1,K2:BK30"),
+        pos::<English>("W:WK18:BK12"),
+    );
+
+    // Checked at open (the default), it is refused at once.
+    let (t, problems) = open_tables::<English>(&dir);
+    assert!(
+        problems.iter().any(
+            |p| matches!(p, EgdbError::Checksum { path, part } if path.ends_with("KKvK.wdl") && *part == "payload")
+        ),
+        "{problems:?}"
+    );
+    assert!(t.lookup(&good).is_some() && t.lookup(&damaged).is_none());
+
+    // Every check left for later: everything opens, and nothing answers yet.
+    let (t, problems) = open_tables_deferring::<English>(&dir, 0);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(t.lookup(&good).is_none() && t.lookup(&damaged).is_none());
+    assert!(t.files().iter().all(|f| f.payload_pending()));
+    let e = t.files()[0].get(0).unwrap_err();
+    assert!(matches!(e, EgdbError::Unchecked { .. }), "{e}");
+    // Checked: the whole ones answer, the damaged one is reported and never answers.
+    let late = t.check_pending();
+    assert_eq!(late.len(), 1, "{late:?}");
+    assert!(
+        matches!(&late[0], EgdbError::Checksum { path, .. } if path.ends_with("KKvK.wdl")),
+        "{late:?}"
+    );
+    assert_eq!(
+        t.lookup(&good),
+        open_tables::<English>(&dir).0.lookup(&good)
+    );
+    assert!(t.lookup(&good).is_some() && t.lookup(&damaged).is_none());
+    assert!(t.check_pending().is_empty());
 }
 
 #[test]

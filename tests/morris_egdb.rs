@@ -271,6 +271,17 @@ fn built_tables_verify_and_probe_symmetrically() {
             .is_none()
     );
 
+    // Opened with every payload check left for later: nothing answers until the checks ran.
+    use tiao::egdb::Probe;
+    let (late, _, problems) = tiao::egdb::morris::probe::open_tables_deferring(&dir, 0);
+    let late = late.expect("tables");
+    assert!(problems.is_empty(), "{problems:?}");
+    let p = pos("W:Wa7,g7,d5,b6,f4:Bc3,e4,a1:H0,0:R0");
+    assert!(late.probe(&p).is_none());
+    assert!(late.check_pending().is_empty());
+    let (a, b) = (late.probe(&p).expect("checked"), tables.probe(&p).unwrap());
+    assert_eq!((a.wdl, a.distance), (b.wdl, b.distance));
+
     // A value changed in memory is found by the verify pass.
     let s = Sector::new(3, 3);
     let mut values = tiao::egdb::morris::store::load(&dir, s).unwrap();

@@ -12,6 +12,8 @@ pub struct HubArgs {
 pub fn run(args: HubArgs) -> Result<(), String> {
     let options = tiao::engine::EngineOptions {
         egdb: args.egdb.checked()?,
+        // A GUI starts the engine and waits for it: large tables are checked while it plays.
+        egdb_check: tiao::engine::TableCheck::Background,
         ..Default::default()
     };
     match tiao::protocol::hub::driver::run_with(BufReader::new(io::stdin()), io::stdout(), options)

@@ -43,7 +43,14 @@
 //! the file an engine has mapped; a file truncated or rewritten in place while mapped could make
 //! a probe fault (`SIGBUS`) or read bytes that were never checked.
 //!
-//! Invariants: a `Table` that opened has passed every check above; `get(i)` for `i <
+//! A large table may have its payload checksum checked after it opened
+//! ([`Table::open_deferring`]): until [`Table::check_payload`] has found it whole, it answers
+//! no position ([`EgdbError::Unchecked`]), and a payload found damaged never answers
+//! ([`EgdbError::Checksum`]). So an engine starts at once with gigabytes of tables and never
+//! takes a value from bytes that were not checked.
+//!
+//! Invariants: a `Table` that opened has passed every check above (its payload checksum
+//! included, or it answers nothing until that check has passed); `get(i)` for `i <
 //! positions` returns the stored symbol (or, where the flags allow it, any symbol for a position
 //! written as [`NOT_STORED`](super::NOT_STORED)); a damaged block is an error, never a panic.
 
@@ -55,6 +62,7 @@ use std::fs;
 use std::io::{Read, Write};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TIAOEGDB";
@@ -503,6 +511,23 @@ impl Deref for Bytes {
     }
 }
 
+/// The payload checksum agrees: the table answers.
+const PAYLOAD_CHECKED: u8 = 0;
+/// Not checked yet ([`Table::open_deferring`]): the table answers nothing.
+const PAYLOAD_PENDING: u8 = 1;
+/// Checked and damaged: the table answers nothing, ever.
+const PAYLOAD_DAMAGED: u8 = 2;
+
+/// How [`Table::check`] learns the payload's checksum.
+enum PayloadSum {
+    /// Taken over the bytes.
+    Compute,
+    /// Taken while reading the file.
+    Given(u64),
+    /// Taken later, by [`Table::check_payload`] (the table answers nothing until then).
+    Later,
+}
+
 /// An open table: its header and its payload, checked; the payload mapped from its file or
 /// held in memory. (Not `Clone`: nothing needs a second handle to one open file.)
 #[derive(Debug)]
@@ -518,6 +543,13 @@ pub struct Table {
     index_at: usize,
     /// The whole file, header included.
     bytes: Bytes,
+    /// `PAYLOAD_CHECKED`, `PAYLOAD_PENDING` or `PAYLOAD_DAMAGED`.
+    payload: AtomicU8,
+    /// The payload checksum the header gives.
+    stored_sum: u64,
+    /// The file, kept open while its payload awaits its check (the same inode as the map,
+    /// whatever happens to the name meanwhile).
+    file: Option<fs::File>,
 }
 
 impl Table {
@@ -528,6 +560,13 @@ impl Table {
     /// a table costs nothing (and an empty or short file, which some systems refuse to map, gets
     /// the same errors as any other).
     pub fn open(path: &Path) -> Result<Table, EgdbError> {
+        Table::open_deferring(path, u64::MAX)
+    }
+
+    /// [`open`](Self::open), with the payload checksum of a file longer than `defer_above`
+    /// bytes left for [`check_payload`](Self::check_payload): every other check is made, the
+    /// file mapped, and the table answers nothing until that check finds the payload whole.
+    pub fn open_deferring(path: &Path, defer_above: u64) -> Result<Table, EgdbError> {
         let io = |e: std::io::Error| EgdbError::Io {
             path: path.to_path_buf(),
             error: e.to_string(),
@@ -537,7 +576,12 @@ impl Table {
         let mut head = vec![0u8; len.min(HEADER_LEN as u64) as usize];
         file.read_exact(&mut head).map_err(io)?;
         whole_length(path, sound_header(path, &head)?, len)?;
-        let payload_sum = file_checksum(&mut file, len - HEADER_LEN as u64).map_err(io)?;
+        let defer = len > defer_above;
+        let payload_sum = if defer {
+            PayloadSum::Later
+        } else {
+            PayloadSum::Given(file_checksum(&mut file, len - HEADER_LEN as u64).map_err(io)?)
+        };
         // SAFETY: the map is read-only, of a file at least HEADER_LEN bytes long (checked
         // above), and its bytes are only read as `u8` (every value valid), every read
         // bounds-checked against the map's length. What `Mmap::map` cannot promise is that the
@@ -550,17 +594,74 @@ impl Table {
         // the pages are shared through the page cache, not copied into each process (measured
         // in docs/egdb.md: english up to 6 pieces, peak resident memory 944 MiB -> 185 MiB).
         let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-        Table::check(path, Bytes::Mapped(map), Some(payload_sum))
+        let mut t = Table::check(path, Bytes::Mapped(map), payload_sum)?;
+        if defer {
+            t.file = Some(file);
+        }
+        Ok(t)
+    }
+
+    /// Checks the payload checksum of a table opened with its check deferred (reading the
+    /// file once, outside the map); a table checked already returns what its check found. After
+    /// it returns `Ok`, the table answers.
+    pub fn check_payload(&self) -> Result<(), EgdbError> {
+        match self.payload.load(Ordering::Acquire) {
+            PAYLOAD_CHECKED => return Ok(()),
+            PAYLOAD_DAMAGED => return Err(self.damaged()),
+            _ => {}
+        }
+        let io = |e: std::io::Error| EgdbError::Io {
+            path: self.path.clone(),
+            error: e.to_string(),
+        };
+        let file = self.file.as_ref().expect("a pending table keeps its file");
+        let mut f = file.try_clone().map_err(io)?;
+        std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
+        let sum = file_checksum(&mut f, self.file_len() - HEADER_LEN as u64).map_err(io)?;
+        let whole = sum == self.stored_sum;
+        self.payload.store(
+            if whole {
+                PAYLOAD_CHECKED
+            } else {
+                PAYLOAD_DAMAGED
+            },
+            Ordering::Release,
+        );
+        if whole { Ok(()) } else { Err(self.damaged()) }
+    }
+
+    /// Whether the payload checksum is still to be checked.
+    pub fn payload_pending(&self) -> bool {
+        self.payload.load(Ordering::Acquire) == PAYLOAD_PENDING
+    }
+
+    fn damaged(&self) -> EgdbError {
+        EgdbError::Checksum {
+            path: self.path.clone(),
+            part: "payload",
+        }
+    }
+
+    /// `Ok` when the table may answer: its payload was found whole.
+    #[inline(always)]
+    fn answering(&self) -> Result<(), EgdbError> {
+        match self.payload.load(Ordering::Acquire) {
+            PAYLOAD_CHECKED => Ok(()),
+            PAYLOAD_PENDING => Err(EgdbError::Unchecked {
+                path: self.path.clone(),
+            }),
+            _ => Err(self.damaged()),
+        }
     }
 
     /// Checks the bytes of a table file (`path` names it in errors).
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<Table, EgdbError> {
-        Table::check(path, Bytes::Owned(bytes), None)
+        Table::check(path, Bytes::Owned(bytes), PayloadSum::Compute)
     }
 
     /// The checks of [`from_bytes`](Self::from_bytes), on bytes mapped or owned; the payload's
-    /// checksum taken from the bytes unless `payload_sum` gives it (as read from the same file).
-    fn check(path: &Path, bytes: Bytes, payload_sum: Option<u64>) -> Result<Table, EgdbError> {
+    /// checksum as `payload_sum` says.
+    fn check(path: &Path, bytes: Bytes, payload_sum: PayloadSum) -> Result<Table, EgdbError> {
         let path = path.to_path_buf();
         let bad = |reason: String| EgdbError::Corrupt {
             path: path.clone(),
@@ -601,7 +702,12 @@ impl Table {
             )));
         }
         whole_length(&path, file_len, bytes.len() as u64)?;
-        if payload_sum.unwrap_or_else(|| checksum(&bytes[HEADER_LEN..])) != stored_sum {
+        let sum = match payload_sum {
+            PayloadSum::Compute => Some(checksum(&bytes[HEADER_LEN..])),
+            PayloadSum::Given(sum) => Some(sum),
+            PayloadSum::Later => None,
+        };
+        if sum.is_some_and(|sum| sum != stored_sum) {
             return Err(EgdbError::Checksum {
                 path,
                 part: "payload",
@@ -652,6 +758,13 @@ impl Table {
             symbols,
             index_at,
             bytes,
+            payload: AtomicU8::new(if sum.is_some() {
+                PAYLOAD_CHECKED
+            } else {
+                PAYLOAD_PENDING
+            }),
+            stored_sum,
+            file: None,
         })
     }
 
@@ -724,6 +837,7 @@ impl Table {
 
     /// The symbol of position `index` (`index < positions`).
     pub fn get(&self, index: u64) -> Result<u8, EgdbError> {
+        self.answering()?;
         if index >= self.header.positions {
             return Err(EgdbError::Corrupt {
                 path: self.path.clone(),
@@ -758,6 +872,7 @@ impl Table {
     /// `out`: one pass over the block, where [`get`](Self::get) on each position would walk a
     /// run-length block from its start every time.
     pub fn decode_block(&self, b: u64, out: &mut Vec<u8>) -> Result<(), EgdbError> {
+        self.answering()?;
         if b >= self.blocks {
             return Err(EgdbError::Corrupt {
                 path: self.path.clone(),

@@ -36,6 +36,41 @@ use std::sync::Arc;
 
 pub use file::{GameTag, Header, Kind, Table, TableWriter};
 
+/// Table files up to this many bytes have their payload checksum checked when an [`Opener`]
+/// opens them; larger ones are opened at once, answering nothing until their check
+/// ([`Opened::check`]) has run: the engine runs it at once, or, where a quick start matters (the
+/// Hub and DXP engines), on a thread of its own, so that the international 6-piece set (about
+/// 11 GB) does not hold the engine's start for as long as it takes to read it all.
+pub const CHECK_AT_OPEN_MAX: u64 = 64 << 20;
+
+/// Checks the payloads of `tables` that [`Table::open_deferring`] left unchecked, here and
+/// now, smallest first; returns the damaged ones' errors (those tables never answer).
+pub fn check_pending(mut tables: Vec<&Table>) -> Vec<EgdbError> {
+    tables.retain(|t| t.payload_pending());
+    tables.sort_by_key(|t| t.file_len());
+    tables
+        .into_iter()
+        .filter_map(|t| t.check_payload().err())
+        .collect()
+}
+
+/// The payload checks an [`Opener`] left for later: run, they return the damaged tables'
+/// errors (those never answer; the others answer from then on).
+pub type PendingCheck = Box<dyn FnOnce() -> Vec<EgdbError> + Send>;
+
+/// The [`PendingCheck`] of the tables of `owner` (listed by `tables`) whose check
+/// [`Table::open_deferring`] left for later; `None` when every table is checked.
+pub fn pending_check<T: Send + Sync + 'static>(
+    owner: &Arc<T>,
+    tables: fn(&T) -> Vec<&Table>,
+) -> Option<PendingCheck> {
+    if !tables(owner).iter().any(|t| t.payload_pending()) {
+        return None;
+    }
+    let owner = Arc::clone(owner);
+    Some(Box::new(move || check_pending(tables(&owner))))
+}
+
 /// The 2-bit code of a position that is not stored (the game's convention leaves it to the
 /// search). Read back as an unspecified value when the file's flags say so.
 pub const NOT_STORED: u8 = 0;
@@ -146,6 +181,9 @@ pub struct Opened<G> {
     /// The files refused (truncated, foreign, damaged): the engine warns and plays on without
     /// them.
     pub problems: Vec<EgdbError>,
+    /// The payload checks of the large files, left for the engine to run ([`PendingCheck`]):
+    /// at once, or on a thread of their own while it starts.
+    pub check: Option<PendingCheck>,
 }
 
 impl<G> Opened<G> {
@@ -155,6 +193,7 @@ impl<G> Opened<G> {
             tables: None,
             slices: 0,
             problems: Vec::new(),
+            check: None,
         }
     }
 }
@@ -198,6 +237,8 @@ pub enum EgdbError {
     TooLarge { what: String, reason: String },
     /// Another build holds the lock of the directory (`path`: its lock file).
     Busy { path: PathBuf },
+    /// A table whose payload checksum is still being checked (it answers nothing until then).
+    Unchecked { path: PathBuf },
 }
 
 impl fmt::Display for EgdbError {
@@ -247,6 +288,11 @@ impl fmt::Display for EgdbError {
                 path.display()
             ),
             EgdbError::TooLarge { what, reason } => write!(f, "{what}: {reason}"),
+            EgdbError::Unchecked { path } => write!(
+                f,
+                "{}: not used yet: its checksum is still being checked",
+                path.display()
+            ),
             EgdbError::Busy { path } => write!(
                 f,
                 "{}: another build is writing tables in this directory (it holds this lock); \

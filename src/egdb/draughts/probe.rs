@@ -18,7 +18,9 @@ use crate::color::Color;
 use crate::draughts::movegen;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::egdb::{EgdbError, Kind, Opened, Probe, Probed, Table, Wdl};
+use crate::egdb::{
+    CHECK_AT_OPEN_MAX, EgdbError, Kind, Opened, Probe, Probed, Table, Wdl, pending_check,
+};
 use crate::game::{MoveList, Variant};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -40,6 +42,21 @@ pub struct DraughtsTables<R: Rules> {
 }
 
 impl<R: Rules> DraughtsTables<R> {
+    /// Every file open.
+    pub fn files(&self) -> Vec<&Table> {
+        self.slices
+            .iter()
+            .flatten()
+            .flat_map(|s| std::iter::once(&s.wdl).chain(&s.distance))
+            .collect()
+    }
+
+    /// Checks the payloads left unchecked at open ([`open_tables_deferring`]) here and now,
+    /// smallest first; returns the damaged ones' errors (those tables never answer).
+    pub fn check_pending(&self) -> Vec<EgdbError> {
+        crate::egdb::check_pending(self.files())
+    }
+
     /// Slices open.
     pub fn slices(&self) -> usize {
         self.count
@@ -172,8 +189,15 @@ impl<R: Rules> Probe<Position<R>> for DraughtsTables<R> {
 /// Opens the table of slice `m` and kind `kind` at `path`, refused unless its header is
 /// exactly the one a build writes. The slice's name is compared first: the expected header's
 /// size needs the slice's numbering, costly for a large slice a stray file may be named after.
-fn open_slice<R: Rules>(path: &Path, m: Material, kind: Kind) -> Result<Table, EgdbError> {
-    let t = Table::open(path)?;
+/// A file longer than `defer_above` bytes has its payload checked later
+/// ([`Table::open_deferring`]).
+fn open_slice<R: Rules>(
+    path: &Path,
+    m: Material,
+    kind: Kind,
+    defer_above: u64,
+) -> Result<Table, EgdbError> {
+    let t = Table::open_deferring(path, defer_above)?;
     // Game, variant, kind and slice first, with the file's own size (free to compute).
     t.expect(&header_of_size::<R>(m, kind, t.header().positions))?;
     let most = max_table_pieces::<R::Board>();
@@ -192,6 +216,16 @@ fn open_slice<R: Rules>(path: &Path, m: Material, kind: Kind) -> Result<Table, E
 /// there and pass theirs. The files refused, and leftovers of an interrupted build, are listed
 /// in [`Opened::problems`].
 pub fn open_tables<R: Rules>(dir: &Path) -> (DraughtsTables<R>, Vec<EgdbError>) {
+    open_tables_deferring(dir, u64::MAX)
+}
+
+/// [`open_tables`], with the payload checksum of every file longer than `defer_above` bytes
+/// left for [`DraughtsTables::check_pending`] (those tables answer nothing until it has found
+/// them whole).
+pub fn open_tables_deferring<R: Rules>(
+    dir: &Path,
+    defer_above: u64,
+) -> (DraughtsTables<R>, Vec<EgdbError>) {
     let mut tables = DraughtsTables {
         slices: (0..Material::SLOTS).map(|_| None).collect(),
         max_pieces: 0,
@@ -253,10 +287,10 @@ pub fn open_tables<R: Rules>(dir: &Path) -> (DraughtsTables<R>, Vec<EgdbError>) 
         .into_par_iter()
         .map(|item| {
             let (path, dpath, m) = item?;
-            let wdl = open_slice::<R>(&path, m, Kind::Wdl)?;
+            let wdl = open_slice::<R>(&path, m, Kind::Wdl, defer_above)?;
             let distance = dpath
                 .exists()
-                .then(|| open_slice::<R>(&dpath, m, Kind::Distance));
+                .then(|| open_slice::<R>(&dpath, m, Kind::Distance, defer_above));
             Ok((m, wdl, distance))
         })
         .collect();
@@ -283,11 +317,16 @@ pub fn open_tables<R: Rules>(dir: &Path) -> (DraughtsTables<R>, Vec<EgdbError>) 
 
 /// The [`Opener`](crate::egdb::Opener) of the draughts variants: [`open_tables`] for the rules
 /// `R` (which name the variant).
+///
+/// Files above [`CHECK_AT_OPEN_MAX`] bytes are checked by [`Opened::check`], answering nothing
+/// until then.
 pub fn open<R: Rules>(dir: &Path, _variant: Variant) -> Opened<Position<R>> {
-    let (tables, problems) = open_tables::<R>(dir);
+    let (tables, problems) = open_tables_deferring::<R>(dir, CHECK_AT_OPEN_MAX);
     let slices = tables.slices();
+    let tables = Arc::new(tables);
     Opened {
-        tables: (slices > 0).then(|| Arc::new(tables) as Arc<dyn Probe<Position<R>>>),
+        check: pending_check(&tables, DraughtsTables::files),
+        tables: (slices > 0).then_some(tables as Arc<dyn Probe<Position<R>>>),
         slices,
         problems,
     }

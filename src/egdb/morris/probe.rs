@@ -18,7 +18,10 @@
 use super::index::{MAX_PIECES, MIN_PIECES, Sector};
 use super::store;
 use crate::color::Color;
-use crate::egdb::{EgdbError, Kind, NOT_STORED, Opened, Opener, Probe, Probed, Table, Wdl};
+use crate::egdb::{
+    CHECK_AT_OPEN_MAX, EgdbError, Kind, NOT_STORED, Opened, Opener, Probe, Probed, Table, Wdl,
+    pending_check,
+};
 use crate::game::Variant;
 use crate::morris::MorrisPosition;
 use crate::morris::position::DRAW_PLIES;
@@ -35,6 +38,21 @@ pub struct MorrisTables {
 }
 
 impl MorrisTables {
+    /// Every file open.
+    pub fn files(&self) -> Vec<&Table> {
+        self.sectors
+            .iter()
+            .flatten()
+            .flat_map(|(wdl, dist)| std::iter::once(wdl).chain(dist))
+            .collect()
+    }
+
+    /// Checks the payloads left unchecked at open ([`open_tables_deferring`]) here and now,
+    /// smallest first; returns the damaged ones' errors (those tables never answer).
+    pub fn check_pending(&self) -> Vec<EgdbError> {
+        crate::egdb::check_pending(self.files())
+    }
+
     /// The tables of one sector, if open.
     fn get(&self, sector: Sector) -> Option<&(Table, Option<Table>)> {
         self.sectors[sector.stm as usize * SIDES + sector.opp as usize].as_ref()
@@ -136,6 +154,16 @@ impl Probe<MorrisPosition> for MorrisTables {
 /// (`None` when no sector opened), the files opened and the files refused. A missing `morris`
 /// directory is no table and no problem; a `dir` that is not a directory is a problem.
 pub fn open_tables(dir: &Path) -> (Option<MorrisTables>, usize, Vec<EgdbError>) {
+    open_tables_deferring(dir, u64::MAX)
+}
+
+/// [`open_tables`], with the payload checksum of every file longer than `defer_above` bytes
+/// left for [`MorrisTables::check_pending`] (those tables answer nothing until it has found
+/// them whole).
+pub fn open_tables_deferring(
+    dir: &Path,
+    defer_above: u64,
+) -> (Option<MorrisTables>, usize, Vec<EgdbError>) {
     let mut problems = Vec::new();
     let mut slices = 0;
     if !dir.is_dir() {
@@ -160,9 +188,9 @@ pub fn open_tables(dir: &Path) -> (Option<MorrisTables>, usize, Vec<EgdbError>) 
     let read: Vec<_> = present
         .into_par_iter()
         .map(|s| {
-            let wdl = store::open(dir, s, Kind::Wdl);
+            let wdl = store::open_deferring(dir, s, Kind::Wdl, defer_above);
             let dist = (wdl.is_ok() && store::path(dir, s, Kind::Distance).exists())
-                .then(|| store::open(dir, s, Kind::Distance));
+                .then(|| store::open_deferring(dir, s, Kind::Distance, defer_above));
             (s, wdl, dist)
         })
         .collect();
@@ -188,9 +216,13 @@ pub fn open(dir: &Path, variant: Variant) -> Opened<MorrisPosition> {
     if variant != Variant::Morris {
         return Opened::none();
     }
-    let (tables, slices, problems) = open_tables(dir);
+    let (tables, slices, problems) = open_tables_deferring(dir, CHECK_AT_OPEN_MAX);
+    let tables = tables.map(Arc::new);
     Opened {
-        tables: tables.map(|t| Arc::new(t) as Arc<dyn Probe<MorrisPosition>>),
+        check: tables
+            .as_ref()
+            .and_then(|t| pending_check(t, MorrisTables::files)),
+        tables: tables.map(|t| t as Arc<dyn Probe<MorrisPosition>>),
         slices,
         problems,
     }

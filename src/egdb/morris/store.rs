@@ -111,7 +111,18 @@ pub fn write(dir: &Path, sector: Sector, values: &[u8]) -> Result<u64, EgdbError
 
 /// Opens a sector's table of `kind`, checking its header.
 pub fn open(dir: &Path, sector: Sector, kind: Kind) -> Result<Table, EgdbError> {
-    let t = Table::open(&path(dir, sector, kind))?;
+    open_deferring(dir, sector, kind, u64::MAX)
+}
+
+/// [`open`], with the payload checksum of a file longer than `defer_above` bytes left for
+/// later ([`Table::open_deferring`]).
+pub fn open_deferring(
+    dir: &Path,
+    sector: Sector,
+    kind: Kind,
+    defer_above: u64,
+) -> Result<Table, EgdbError> {
+    let t = Table::open_deferring(&path(dir, sector, kind), defer_above)?;
     t.expect(&header(sector, kind))?;
     Ok(t)
 }

@@ -45,6 +45,8 @@ pub fn engine(
             threads,
             hash_mib,
             egdb,
+            // A network opponent waits for us: large tables are checked while we play.
+            egdb_check: crate::engine::TableCheck::Background,
             time: TimeParams {
                 move_overhead: clock::MOVE_OVERHEAD,
                 ..TimeParams::default()
