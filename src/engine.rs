@@ -40,7 +40,7 @@ mod outbox;
 
 use crate::dispatch;
 use crate::draughts::position::Position;
-use crate::egdb::{EgdbError, Opener, Probe};
+use crate::egdb::{EgdbError, Opener, PendingCheck, Probe};
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::MoveList;
@@ -488,33 +488,13 @@ impl<G: Evaluate> Session for GameSession<G> {
             None => {
                 let got = opener(dir, self.pos.variant());
                 let mut problems = got.problems;
-                let mut checking = None;
-                if let Some(run) = got.check {
-                    match check {
-                        TableCheck::AtOpen => problems.extend(run()),
-                        TableCheck::Background => {
-                            let job = Arc::new(Mutex::new(Some(run)));
-                            let theirs = Arc::clone(&job);
-                            let spawned = std::thread::Builder::new()
-                                .name("egdb-check".into())
-                                .spawn(move || {
-                                    let run =
-                                        theirs.lock().unwrap_or_else(|e| e.into_inner()).take();
-                                    for e in run.map_or_else(Vec::new, |run| run()) {
-                                        eprintln!("tiao: endgame table not used: {e}");
-                                    }
-                                });
-                            match spawned {
-                                Ok(h) => checking = Some(h),
-                                // No thread to be had: checked here rather than never.
-                                Err(_) => {
-                                    let run = job.lock().unwrap_or_else(|e| e.into_inner()).take();
-                                    problems.extend(run.map_or_else(Vec::new, |run| run()));
-                                }
-                            }
-                        }
+                let checking = got.check.and_then(|run| match check {
+                    TableCheck::AtOpen => {
+                        problems.extend(run());
+                        None
                     }
-                }
+                    TableCheck::Background => check_in_background(run, &mut problems),
+                });
                 let o = Arc::new(OpenedTables {
                     max_pieces: got.tables.as_ref().map_or(0, |t| t.max_pieces()),
                     tables: got.tables,
@@ -557,6 +537,35 @@ impl<G: Evaluate> Session for GameSession<G> {
                 &mut |result| sink(Event::Done(done_of(&root, result))),
             );
         })
+    }
+}
+
+/// Runs the table checks `run` on a thread of its own, each damaged file written on stderr
+/// when found (the engine's warnings are written by then); without a thread to be had, here,
+/// into `problems`.
+fn check_in_background(
+    run: PendingCheck,
+    problems: &mut Vec<EgdbError>,
+) -> Option<std::thread::JoinHandle<()>> {
+    let job = Arc::new(Mutex::new(Some(run)));
+    let theirs = Arc::clone(&job);
+    let take = |job: &Mutex<Option<PendingCheck>>| {
+        let run = job.lock().unwrap_or_else(|e| e.into_inner()).take();
+        run.map_or_else(Vec::new, |run| run())
+    };
+    let spawned = std::thread::Builder::new()
+        .name("egdb-check".into())
+        .spawn(move || {
+            for e in take(&theirs) {
+                eprintln!("tiao: endgame table not used: {e}");
+            }
+        });
+    match spawned {
+        Ok(h) => Some(h),
+        Err(_) => {
+            problems.extend(take(&job));
+            None
+        }
     }
 }
 
