@@ -4,7 +4,6 @@
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
-use std::time::Duration;
 use tiao::dispatch;
 use tiao::draughts::position::Position;
 use tiao::egdb::draughts::index::Material;
@@ -210,43 +209,49 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
             ""
         }
     );
-    let mut by_pieces: Vec<(u32, u64, u64, Duration, u64, usize)> = Vec::new();
+    // Per level: the units' sums, the peak after the level's last unit, the units skipped.
+    let mut by_pieces: Vec<UnitReport> = Vec::new();
+    let mut skipped_of: Vec<usize> = Vec::new();
     let mut on_unit = |r: &UnitReport| {
         if !r.skipped {
             println!(
-                "{:<28} {:>13} positions {:>12} bytes {:>9.1} s",
+                "{:<28} {:>13} positions {:>12} bytes {:>9.1} s {:>9.1} s CPU",
                 r.name,
                 r.positions,
                 r.bytes,
-                r.time.as_secs_f64()
+                r.time.as_secs_f64(),
+                r.cpu.as_secs_f64()
             );
         }
         match by_pieces.last_mut() {
-            Some(p) if p.0 == r.pieces => {
-                p.1 += r.positions;
-                p.2 += r.bytes;
-                p.3 += r.time;
-                p.4 = r.peak_memory;
-                p.5 += r.skipped as usize;
+            Some(p) if p.pieces == r.pieces => {
+                p.positions += r.positions;
+                p.bytes += r.bytes;
+                p.time += r.time;
+                p.cpu += r.cpu;
+                p.peak_memory = r.peak_memory;
             }
-            _ => by_pieces.push((
-                r.pieces,
-                r.positions,
-                r.bytes,
-                r.time,
-                r.peak_memory,
-                r.skipped as usize,
-            )),
+            _ => {
+                by_pieces.push(r.clone());
+                skipped_of.push(0);
+            }
         }
+        *skipped_of.last_mut().expect("a level was pushed") += r.skipped as usize;
     };
     driver::build(&*builder, !a.quiet, &mut on_unit).map_err(|e| e.to_string())?;
-    println!("pieces  positions          bytes      bits/pos   build time   peak memory");
-    for (n, pos, bytes, time, peak, skipped) in by_pieces {
+    println!(
+        "pieces  positions          bytes      bits/pos   build time       CPU time   peak memory"
+    );
+    for (l, skipped) in by_pieces.iter().zip(skipped_of) {
         println!(
-            "{n:>6} {pos:>14} {bytes:>14} {:>9.3} {:>12.1} s {:>9} MiB{}",
-            bytes as f64 * 8.0 / pos.max(1) as f64,
-            time.as_secs_f64(),
-            peak >> 20,
+            "{:>6} {:>14} {:>14} {:>9.3} {:>12.1} s {:>12.1} s {:>9} MiB{}",
+            l.pieces,
+            l.positions,
+            l.bytes,
+            l.bytes as f64 * 8.0 / l.positions.max(1) as f64,
+            l.time.as_secs_f64(),
+            l.cpu.as_secs_f64(),
+            l.peak_memory >> 20,
             if skipped > 0 {
                 format!(" ({skipped} units already built)")
             } else {
