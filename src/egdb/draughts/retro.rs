@@ -43,7 +43,9 @@
 //! Large subproblems (the kings-only slices are one subproblem each) are solved with every
 //! thread: the positions set up in parallel, each bucket propagated in parallel with atomic
 //! updates (a pending win lowered by `fetch_min`, a loss decided by the decrement that reaches
-//! zero), so the result is the same as the sequential one.
+//! zero), so the result is the same as the sequential one. Each position's kings are kept from
+//! the set-up for the predecessor searches (16 bytes a position, up to `KINGS_CACHE_BYTES` a
+//! subproblem; the largest kings-only ones unrank them again instead).
 //!
 //! Invariants: a subproblem writes only its own positions' codes and distances, once each; it
 //! reads only positions of finished subproblems and slices, through [`Known`]. Distances above
@@ -61,7 +63,7 @@ use crate::egdb::{EgdbError, NOT_STORED, Wdl};
 use crate::game::MoveList;
 use crate::memory::{self, MIB};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 /// State bits of a position during a subproblem: the final value code in the low two bits (0:
 /// undecided), then flags.
@@ -87,6 +89,21 @@ const PARALLEL_FROM: u64 = 1 << 18;
 /// bytes and a 2-byte distance (5), an entry in the list of positions decided at set-up (8) and
 /// one in the distance buckets (4), taken as if every position were decided at set-up.
 const PARALLEL_BYTES: u64 = 17;
+
+/// Most bytes a subproblem solved with every thread spends on keeping each position's kings
+/// (16 bytes a position) instead of unranking them again for every predecessor search; a
+/// larger subproblem (the kings-only slices) unranks them.
+const KINGS_CACHE_BYTES: u64 = 1 << 30;
+
+/// The bytes the kings of a subproblem of `n` positions solved with every thread are kept in:
+/// 16 a position, or none above [`KINGS_CACHE_BYTES`].
+fn kings_cache_bytes(n: u64) -> u64 {
+    if n * 16 <= KINGS_CACHE_BYTES {
+        n * 16
+    } else {
+        0
+    }
+}
 
 /// The longest distance a distance file holds (stored as `1 + d` in a byte, 0 meaning none). A
 /// longer one is counted in [`SliceData::saturated`] and the build refuses the slice.
@@ -263,20 +280,13 @@ impl<'a, R: Rules> Sub<'a, R> {
         }
     }
 
-    /// Calls `visit` with the local index of every predecessor of local position `l` inside the
-    /// subproblem: the positions, Black to move, from which one of Black's kings came to its
+    /// Calls `visit` with the local index of every predecessor inside the subproblem of the
+    /// position of region `r` with White's kings `wk` and Black's `bk` (its men are the
+    /// region's): the positions, Black to move, from which one of Black's kings came to its
     /// square by a legal quiet move, turned round (so they are White-to-move positions of the
     /// twin region).
     #[inline(always)]
-    fn predecessors(&self, l: u64, visit: impl FnMut(u64)) {
-        let (r, wk, bk) = self.kings(l);
-        self.predecessors_of(r, wk, bk, visit)
-    }
-
-    /// [`Sub::predecessors`] of the position of region `r` with White's kings `wk` and Black's
-    /// `bk` (its men are the region's).
-    #[inline(always)]
-    fn predecessors_of(&self, r: usize, wk: u64, bk: u64, mut visit: impl FnMut(u64)) {
+    fn predecessors(&self, r: usize, wk: u64, bk: u64, mut visit: impl FnMut(u64)) {
         let reg = &self.regions[r];
         let (white, black) = (reg.w | wk, reg.b | bk);
         let pr = self.partner(r);
@@ -383,7 +393,7 @@ impl<'a, R: Rules> Sub<'a, R> {
                 let win = state[q] & VALUE == WIN;
                 let (wk, bk) = kings[q];
                 let r = q / self.kc as usize;
-                self.predecessors_of(r, wk, bk, |p| {
+                self.predecessors(r, wk, bk, |p| {
                     let p = p as usize;
                     if state[p] & VALUE != 0 {
                         return;
@@ -428,12 +438,22 @@ impl<'a, R: Rules> Sub<'a, R> {
         let count: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
         let exit_loss: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
         let dist: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(FAR)).collect();
+        // White's and Black's kings of each position, when they fit (empty otherwise).
+        let kings: Vec<[AtomicU64; 2]> = if kings_cache_bytes(n) > 0 {
+            (0..n).map(|_| Default::default()).collect()
+        } else {
+            Vec::new()
+        };
         const CHUNK: u64 = 1 << 14;
         let first: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map_init(InitScratch::default, |scratch, c| {
                 let mut entered = Vec::new();
-                self.init_range(c * CHUNK, ((c + 1) * CHUNK).min(n), scratch, |l, i, _| {
+                self.init_range(c * CHUNK, ((c + 1) * CHUNK).min(n), scratch, |l, i, k| {
+                    if let Some([wk, bk]) = kings.get(l as usize) {
+                        wk.store(k.0, Relaxed);
+                        bk.store(k.1, Relaxed);
+                    }
                     state[l as usize].store(i.state, Relaxed);
                     count[l as usize].store(i.count, Relaxed);
                     dist[l as usize].store(i.dist, Relaxed);
@@ -474,7 +494,13 @@ impl<'a, R: Rules> Sub<'a, R> {
                         };
                         let win = s & VALUE == WIN;
                         let at = (d + 1) as u16;
-                        self.predecessors(q as u64, |p| {
+                        let (r, wk, bk) = match kings.get(q) {
+                            Some([wk, bk]) => {
+                                (q / self.kc as usize, wk.load(Relaxed), bk.load(Relaxed))
+                            }
+                            None => self.kings(q as u64),
+                        };
+                        self.predecessors(r, wk, bk, |p| {
                             let p = p as usize;
                             let sp = state[p].load(Relaxed);
                             if sp & VALUE != 0 {
@@ -629,7 +655,7 @@ pub fn solve_pair<R: Rules>(
     if parallel_inside {
         memory::check(
             "retrograde analysis",
-            (largest * PARALLEL_BYTES).div_ceil(MIB),
+            (largest * PARALLEL_BYTES + kings_cache_bytes(largest)).div_ceil(MIB),
         )
         .map_err(|e| EgdbError::TooLarge {
             what: format!("slice {m}"),
