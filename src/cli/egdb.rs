@@ -209,9 +209,8 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
             ""
         }
     );
-    // Per level: the units' sums, the peak after the level's last unit, the units skipped.
-    let mut by_pieces: Vec<UnitReport> = Vec::new();
-    let mut skipped_of: Vec<usize> = Vec::new();
+    // Per level: the units' sums (the peak after the level's last unit), the units skipped.
+    let mut by_pieces: Vec<(UnitReport, usize)> = Vec::new();
     let mut on_unit = |r: &UnitReport| {
         if !r.skipped {
             println!(
@@ -224,25 +223,22 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
             );
         }
         match by_pieces.last_mut() {
-            Some(p) if p.pieces == r.pieces => {
+            Some((p, skipped)) if p.pieces == r.pieces => {
                 p.positions += r.positions;
                 p.bytes += r.bytes;
                 p.time += r.time;
                 p.cpu += r.cpu;
                 p.peak_memory = r.peak_memory;
+                *skipped += r.skipped as usize;
             }
-            _ => {
-                by_pieces.push(r.clone());
-                skipped_of.push(0);
-            }
+            _ => by_pieces.push((r.clone(), r.skipped as usize)),
         }
-        *skipped_of.last_mut().expect("a level was pushed") += r.skipped as usize;
     };
     driver::build(&*builder, !a.quiet, &mut on_unit).map_err(|e| e.to_string())?;
     println!(
         "pieces  positions          bytes      bits/pos   build time       CPU time   peak memory"
     );
-    for (l, skipped) in by_pieces.iter().zip(skipped_of) {
+    for (l, skipped) in &by_pieces {
         println!(
             "{:>6} {:>14} {:>14} {:>9.3} {:>12.1} s {:>12.1} s {:>9} MiB{}",
             l.pieces,
@@ -252,7 +248,7 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
             l.time.as_secs_f64(),
             l.cpu.as_secs_f64(),
             l.peak_memory >> 20,
-            if skipped > 0 {
+            if *skipped > 0 {
                 format!(" ({skipped} units already built)")
             } else {
                 String::new()

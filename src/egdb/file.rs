@@ -545,8 +545,6 @@ pub struct Table {
     bytes: Bytes,
     /// `PAYLOAD_CHECKED`, `PAYLOAD_PENDING` or `PAYLOAD_DAMAGED`.
     payload: AtomicU8,
-    /// The payload checksum the header gives.
-    stored_sum: u64,
     /// The file, kept open while its payload awaits its check (the same inode as the map,
     /// whatever happens to the name meanwhile).
     file: Option<fs::File>,
@@ -618,7 +616,8 @@ impl Table {
         let mut f = file.try_clone().map_err(io)?;
         std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(HEADER_LEN as u64)).map_err(io)?;
         let sum = file_checksum(&mut f, self.file_len() - HEADER_LEN as u64).map_err(io)?;
-        let whole = sum == self.stored_sum;
+        // The header's payload checksum (the header itself was checked at open).
+        let whole = sum == u64_at(&self.bytes, 112);
         self.payload.store(
             if whole {
                 PAYLOAD_CHECKED
@@ -763,7 +762,6 @@ impl Table {
             } else {
                 PAYLOAD_PENDING
             }),
-            stored_sum,
             file: None,
         })
     }
@@ -835,15 +833,22 @@ impl Table {
         (self.header.positions - b * self.block_len).min(self.block_len) as usize
     }
 
-    /// The symbol of position `index` (`index < positions`).
-    pub fn get(&self, index: u64) -> Result<u8, EgdbError> {
-        self.answering()?;
-        if index >= self.header.positions {
-            return Err(EgdbError::Corrupt {
-                path: self.path.clone(),
-                reason: format!("index {index} past {} positions", self.header.positions),
-            });
+    /// The symbol of position `index`, for a probe: `None` wherever [`get`](Self::get) gives
+    /// an error (the table not answering, an index past the end, a damaged block), without
+    /// building the error (a probe in the search only asks whether there is an answer).
+    #[inline]
+    pub fn symbol(&self, index: u64) -> Option<u8> {
+        if self.payload.load(Ordering::Acquire) != PAYLOAD_CHECKED || index >= self.header.positions
+        {
+            return None;
         }
+        let r = self.decode_at(index).ok()?;
+        Some(self.symbols[r as usize])
+    }
+
+    /// The stored rank of position `index` (`index < positions`), decoded from its block.
+    #[inline]
+    fn decode_at(&self, index: u64) -> Result<u8, block::BadBlock> {
         let b = index / self.block_len;
         block::decode_at(
             self.block(b),
@@ -851,11 +856,31 @@ impl Table {
             self.block_size(b),
             (index % self.block_len) as usize,
         )
-        .map(|r| self.symbols[r as usize])
-        .map_err(|e| EgdbError::Corrupt {
+    }
+
+    /// The symbol of position `index` (`index < positions`), or the error that says why there
+    /// is none.
+    pub fn get(&self, index: u64) -> Result<u8, EgdbError> {
+        self.symbol(index).ok_or_else(|| self.no_symbol(index))
+    }
+
+    /// Why [`symbol`](Self::symbol) has no answer for `index` (rebuilt off the probes' path).
+    #[cold]
+    fn no_symbol(&self, index: u64) -> EgdbError {
+        if let Err(e) = self.answering() {
+            return e;
+        }
+        if index >= self.header.positions {
+            return EgdbError::Corrupt {
+                path: self.path.clone(),
+                reason: format!("index {index} past {} positions", self.header.positions),
+            };
+        }
+        let reason = self.decode_at(index).err().map_or("unreadable", |e| e.0);
+        EgdbError::Corrupt {
             path: self.path.clone(),
-            reason: format!("block {b}: {}", e.0),
-        })
+            reason: format!("block {}: {reason}", index / self.block_len),
+        }
     }
 
     /// Positions a block holds (the last block may hold fewer).

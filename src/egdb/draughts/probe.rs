@@ -92,10 +92,10 @@ impl<R: Rules> DraughtsTables<R> {
         }
         let s = self.slices[m.slot()].as_ref()?;
         let i = s.index.index(w, b, k);
-        let wdl = Wdl::from_code(s.wdl.get(i).ok()?)?;
+        let wdl = Wdl::from_code(s.wdl.symbol(i)?)?;
         let distance = match (&s.distance, wdl) {
             (Some(t), Wdl::Win | Wdl::Loss) => {
-                t.get(i).ok().and_then(|d| d.checked_sub(1)).map(u16::from)
+                t.symbol(i).and_then(|d| d.checked_sub(1)).map(u16::from)
             }
             _ => None,
         };

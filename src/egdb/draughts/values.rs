@@ -133,7 +133,7 @@ impl<R: Rules> SliceData<R> {
     pub fn distance_at(&self, i: u64) -> Option<u16> {
         let d = match (&self.distance, &self.distance_file) {
             (Some(d), _) => d.get(i),
-            (None, Some(t)) => t.get(i).ok()?,
+            (None, Some(t)) => t.symbol(i)?,
             (None, None) => return None,
         };
         (d > 0).then(|| d as u16 - 1)
@@ -262,9 +262,6 @@ impl<R: Rules> Known<R> {
         let missing = || Missing::of(pos);
         let (s, i) = self.locate(pos).ok_or_else(missing)?;
         let v = Wdl::from_code(s.wdl.get(i)).ok_or_else(missing)?;
-        if v == Wdl::Draw {
-            return Ok((v, None));
-        }
         Ok((v, s.distance_at(i)))
     }
 

@@ -105,10 +105,10 @@ impl MorrisTables {
         let sector = Sector::new(a, b);
         let (wdl, dist) = self.get(sector)?;
         let i = sector.index(stm, opp);
-        let wdl = Wdl::from_code(wdl.get(i).ok()?)?;
+        let wdl = Wdl::from_code(wdl.symbol(i)?)?;
         let distance = match (wdl, dist) {
             (Wdl::Draw, _) | (_, None) => None,
-            (_, Some(t)) => match t.get(i).ok()? {
+            (_, Some(t)) => match t.symbol(i)? {
                 NOT_STORED => None,
                 d => Some(d as u32 - 1),
             },
