@@ -263,7 +263,7 @@ pub enum TableCheck {
     AtOpen,
     /// On a thread of its own, smallest file first, while the engine goes on: a quick start
     /// (the Hub and DXP engines, which a GUI starts and waits for). A damaged file is written
-    /// on stderr when found, and never answers.
+    /// on stderr when found, never answers, and is given by [`Engine::late_table_problems`].
     Background,
 }
 
@@ -323,6 +323,9 @@ pub trait Session: Send {
     fn searcher(&self) -> Searcher;
     /// Opens the game's endgame tables from `dir` (`None`: no tables), replacing any.
     fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck) -> TablesInfo;
+    /// The files of the open tables that their check in the background
+    /// ([`TableCheck::Background`]) has found damaged so far, in the order found.
+    fn late_table_problems(&self) -> Vec<EgdbError>;
 }
 
 /// A search of a position, ready to run on any thread: called with its limits, options, table,
@@ -340,6 +343,8 @@ pub struct GameSession<G: Evaluate> {
     /// How the game opens its endgame tables (`None`: it has none).
     opener: Option<Opener<G>>,
     tables: Option<Arc<dyn Probe<G>>>,
+    /// What the background check of those tables has found damaged.
+    late: Option<LateProblems>,
 }
 
 impl<G: Evaluate> Default for GameSession<G> {
@@ -349,6 +354,7 @@ impl<G: Evaluate> Default for GameSession<G> {
             history: Vec::new(),
             opener: None,
             tables: None,
+            late: None,
         }
     }
 }
@@ -358,12 +364,18 @@ impl<G: Evaluate> Default for GameSession<G> {
 type Cached = (PathBuf, std::any::TypeId, Arc<dyn Any + Send + Sync>);
 static OPENED: Mutex<Vec<Cached>> = Mutex::new(Vec::new());
 
+/// The files a background check found damaged, written by its thread as it finds them and
+/// read by every engine using the tables.
+type LateProblems = Arc<Mutex<Vec<EgdbError>>>;
+
 /// What an opener gave, kept in [`OPENED`].
 struct OpenedTables<G> {
     tables: Option<Arc<dyn Probe<G>>>,
     slices: usize,
     max_pieces: u32,
     problems: Vec<EgdbError>,
+    /// The large files the thread below found damaged.
+    late: LateProblems,
     /// The thread checking the large files ([`TableCheck::Background`]), until an engine that
     /// wants them checked at open has waited for it.
     checking: Mutex<Option<std::thread::JoinHandle<()>>>,
@@ -474,6 +486,7 @@ impl<G: Evaluate> Session for GameSession<G> {
 
     fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck) -> TablesInfo {
         self.tables = None;
+        self.late = None;
         let (Some(dir), Some(opener)) = (dir, self.opener) else {
             return TablesInfo::default();
         };
@@ -488,37 +501,52 @@ impl<G: Evaluate> Session for GameSession<G> {
             None => {
                 let got = opener(dir, self.pos.variant());
                 let mut problems = got.problems;
+                let late = LateProblems::default();
                 let checking = got.check.and_then(|run| match check {
                     TableCheck::AtOpen => {
                         problems.extend(run());
                         None
                     }
-                    TableCheck::Background => check_in_background(run, &mut problems),
+                    TableCheck::Background => {
+                        check_in_background(run, &mut problems, Arc::clone(&late))
+                    }
                 });
                 let o = Arc::new(OpenedTables {
                     max_pieces: got.tables.as_ref().map_or(0, |t| t.max_pieces()),
                     tables: got.tables,
                     slices: got.slices,
                     problems,
+                    late,
                     checking: Mutex::new(checking),
                 });
                 opened.push((dir.to_path_buf(), key, o.clone()));
                 o
             }
         };
+        let mut problems = o.problems.clone();
         if check == TableCheck::AtOpen {
             let h = o.checking.lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some(h) = h {
                 let _ = h.join();
             }
+            // Checked by an earlier engine's thread: what it found is known now.
+            problems.extend(o.late.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        } else {
+            self.late = Some(Arc::clone(&o.late));
         }
         self.tables = o.tables.clone();
         TablesInfo {
             dir: Some(dir.to_path_buf()),
             slices: o.slices,
             max_pieces: o.max_pieces,
-            problems: o.problems.clone(),
+            problems,
         }
+    }
+
+    fn late_table_problems(&self) -> Vec<EgdbError> {
+        self.late.as_ref().map_or_else(Vec::new, |late| {
+            late.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        })
     }
 
     fn searcher(&self) -> Searcher {
@@ -541,11 +569,12 @@ impl<G: Evaluate> Session for GameSession<G> {
 }
 
 /// Runs the table checks `run` on a thread of its own, each damaged file written on stderr
-/// when found (the engine's warnings are written by then); without a thread to be had, here,
-/// into `problems`.
+/// when found (the engine's warnings are written by then) and added to `late`; without a
+/// thread to be had, here, into `problems`.
 fn check_in_background(
     run: PendingCheck,
     problems: &mut Vec<EgdbError>,
+    late: LateProblems,
 ) -> Option<std::thread::JoinHandle<()>> {
     let job = Arc::new(Mutex::new(Some(run)));
     let theirs = Arc::clone(&job);
@@ -558,6 +587,7 @@ fn check_in_background(
         .spawn(move || {
             for e in take(&theirs) {
                 eprintln!("tiao: endgame table not used: {e}");
+                late.lock().unwrap_or_else(|e| e.into_inner()).push(e);
             }
         });
     match spawned {
@@ -620,6 +650,8 @@ pub struct Engine {
     watchdog: Watchdog,
     /// The endgame tables of the game being played.
     tables: TablesInfo,
+    /// How many of the session's [`Session::late_table_problems`] are in `tables` already.
+    late_seen: usize,
 }
 
 /// The directory of an `egdb` setting, or the option error naming it.
@@ -652,6 +684,7 @@ impl Engine {
             running: None,
             watchdog: Watchdog::default(),
             tables,
+            late_seen: 0,
         })
     }
 
@@ -667,9 +700,7 @@ impl Engine {
     pub fn set_egdb(&mut self, setting: EgdbSetting) -> Result<&TablesInfo, EngineError> {
         let dir = egdb_dir(&setting)?;
         self.halt();
-        self.tables = self
-            .session
-            .open_tables(dir.as_deref(), self.options.egdb_check);
+        self.open_tables(dir.as_deref());
         self.options.egdb = setting;
         Ok(&self.tables)
     }
@@ -677,9 +708,29 @@ impl Engine {
     /// A new session's tables: the current setting's, for the session's game.
     fn reopen_tables(&mut self) {
         let dir = self.options.egdb.dir().ok().flatten();
-        self.tables = self
-            .session
-            .open_tables(dir.as_deref(), self.options.egdb_check);
+        self.open_tables(dir.as_deref());
+    }
+
+    fn open_tables(&mut self, dir: Option<&Path>) {
+        self.tables = self.session.open_tables(dir, self.options.egdb_check);
+        self.late_seen = 0;
+    }
+
+    /// Plays with `session` (a test's own table opener).
+    #[cfg(test)]
+    pub(crate) fn set_session(&mut self, session: Box<dyn Session>) {
+        self.session = session;
+    }
+
+    /// The table files found damaged by their check in the background
+    /// ([`TableCheck::Background`]) since the last call or the tables' opening, each once; they
+    /// are added to [`Engine::tables`]' problems. Such files never answered.
+    pub fn late_table_problems(&mut self) -> Vec<EgdbError> {
+        let found = self.session.late_table_problems();
+        let new = found.get(self.late_seen..).unwrap_or_default().to_vec();
+        self.late_seen = found.len();
+        self.tables.problems.extend(new.iter().cloned());
+        new
     }
 
     /// The game being played.
@@ -993,9 +1044,95 @@ impl Drop for Engine {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crossbeam_channel::unbounded;
+
+    /// An opener that finds one large file, which its background check finds damaged.
+    pub(crate) fn damaged_late(
+        dir: &Path,
+        _: Variant,
+    ) -> crate::egdb::Opened<crate::morris::MorrisPosition> {
+        let path = dir.join("big.tbl");
+        crate::egdb::Opened {
+            check: Some(Box::new(move || {
+                vec![EgdbError::Checksum {
+                    path,
+                    part: "payload",
+                }]
+            })),
+            ..crate::egdb::Opened::none()
+        }
+    }
+
+    /// An engine playing with [`damaged_late`]'s tables, checked in the background.
+    pub(crate) fn engine_with_damaged_late() -> Engine {
+        let mut e = Engine::new(
+            GameKind::new(Variant::Morris),
+            EngineOptions {
+                hash_mib: 1,
+                egdb: EgdbSetting::Off,
+                egdb_check: TableCheck::Background,
+                ..EngineOptions::default()
+            },
+        )
+        .unwrap();
+        e.set_session(Box::new(
+            GameSession::<crate::morris::MorrisPosition>::with_opener(damaged_late),
+        ));
+        e
+    }
+
+    /// A directory of its own for each caller (the process keeps what it opened by directory).
+    pub(crate) fn fresh_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tiao-late-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_file_found_damaged_in_the_background_is_reported_once_per_opening() {
+        let dir = fresh_dir("engine");
+        let mut e = engine_with_damaged_late();
+        let opened = e.set_egdb(EgdbSetting::Dir(dir.clone())).unwrap();
+        assert!(opened.problems.is_empty(), "{opened:?}");
+        // The check's thread reports when it is done; wait for it.
+        let late = loop {
+            let late = e.late_table_problems();
+            if !late.is_empty() {
+                break late;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert!(
+            matches!(&late[..], [EgdbError::Checksum { path, .. }] if path.ends_with("big.tbl")),
+            "{late:?}"
+        );
+        assert!(e.late_table_problems().is_empty(), "reported once");
+        assert_eq!(
+            e.tables().problems,
+            late,
+            "and kept with the other problems"
+        );
+        // Opened again (the process's copy: no new check), it is reported again.
+        assert!(
+            e.set_egdb(EgdbSetting::Dir(dir.clone()))
+                .unwrap()
+                .problems
+                .is_empty()
+        );
+        assert_eq!(e.late_table_problems(), late);
+        // An engine that wants its tables checked at open has them among the refused files.
+        let mut at_open = engine_with_damaged_late();
+        at_open.options.egdb_check = TableCheck::AtOpen;
+        let opened = at_open.set_egdb(EgdbSetting::Dir(dir.clone())).unwrap();
+        assert_eq!(opened.problems, late);
+        assert!(at_open.late_table_problems().is_empty());
+        // No tables: nothing to report.
+        e.set_egdb(EgdbSetting::Off).unwrap();
+        assert!(e.late_table_problems().is_empty() && e.tables().problems.is_empty());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn the_wait_for_the_last_search_s_threads_is_charged_to_the_next_move() {

@@ -94,6 +94,7 @@ where
             Input::Line(Err(e)) => hub.error(&e.to_string())?,
             Input::Eof => break,
         }
+        hub.late_tables()?;
     }
     hub.finish_search()?;
     hub.out.check()
@@ -186,6 +187,16 @@ impl Hub {
     /// Writes one line and flushes it.
     fn send(&mut self, line: &str) -> io::Result<()> {
         self.out.line(line)
+    }
+
+    /// Writes an `info message` line for each table file that its check in the background has
+    /// found damaged since the last call (the file never answered; the engine plays without it).
+    fn late_tables(&mut self) -> io::Result<()> {
+        for p in self.engine.late_table_problems() {
+            let line = format!("endgame table not used: {p}");
+            self.send(&super::syntax::message("info", &[("message", line)]))?;
+        }
+        Ok(())
     }
 
     /// Writes an `error` line; a message longer than [`MAX_ERROR`] bytes (one quoting a huge
@@ -557,6 +568,34 @@ mod tests {
         assert!(lines.contains(&"wait") && lines.contains(&"ready"));
         assert!(lines.contains(&"error message=\"unknown command 'nonsense'\""));
         assert!(lines.last().unwrap().starts_with("done move="), "{text}");
+    }
+
+    #[test]
+    fn a_table_found_damaged_in_the_background_is_an_info_message() {
+        let dir = crate::engine::tests::fresh_dir("hub");
+        let out = Shared::default();
+        let mut hub = Hub::new(
+            crate::engine::tests::engine_with_damaged_late(),
+            Output::new(out.clone()),
+        );
+        let set = format!("set-param name=egdb-path value={}", dir.display());
+        assert!(hub.line(&set).unwrap() == Flow::Continue);
+        let text = || String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        // After each command the Hub writes what the check found since; wait for the check.
+        while !text().contains("not used") {
+            hub.late_tables().unwrap();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        hub.late_tables().unwrap();
+        let lines: Vec<String> = text().lines().map(String::from).collect();
+        let late: Vec<&String> = lines.iter().filter(|l| l.contains("not used")).collect();
+        assert_eq!(late.len(), 1, "once: {lines:?}");
+        assert!(
+            late[0].starts_with("info message=\"endgame table not used: ")
+                && late[0].contains("big.tbl"),
+            "{lines:?}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
