@@ -407,8 +407,12 @@ impl<'a, R: Rules> Sub<'a, R> {
                         }
                         return;
                     }
+                    // A pending win is never a loss: its count is not needed.
+                    if state[p] & PENDING_WIN != 0 {
+                        return;
+                    }
                     count[p] -= 1;
-                    if count[p] > 0 || state[p] & PENDING_WIN != 0 {
+                    if count[p] > 0 {
                         return;
                     }
                     if state[p] & DRAW_EXIT != 0 {
@@ -506,14 +510,18 @@ impl<'a, R: Rules> Sub<'a, R> {
                             if sp & VALUE != 0 {
                                 return;
                             }
+                            // Plain loads first: most updates change nothing, and a locked
+                            // one costs more than a load (the same result either way).
                             if !win {
-                                if dist[p].fetch_min(at, Relaxed) > at {
+                                if dist[p].load(Relaxed) > at && dist[p].fetch_min(at, Relaxed) > at
+                                {
                                     state[p].fetch_or(PENDING_WIN, Relaxed);
                                     next.push((at, p as u32));
                                 }
                                 return;
                             }
-                            if count[p].fetch_sub(1, Relaxed) != 1 || sp & PENDING_WIN != 0 {
+                            // A pending win is never a loss: its count is not needed.
+                            if sp & PENDING_WIN != 0 || count[p].fetch_sub(1, Relaxed) != 1 {
                                 return;
                             }
                             if sp & DRAW_EXIT != 0 {
