@@ -193,3 +193,38 @@ fn a_second_build_in_the_same_directory_is_refused() {
     let again = fs::OpenOptions::new().write(true).open(&lock_path).unwrap();
     again.try_lock().unwrap();
 }
+
+#[test]
+fn the_shards_of_the_verify_pass_add_up_to_the_whole() {
+    let dir = temp_dir("verify-shards");
+    let b = build_all::<English>(&dir, 4);
+    let by_shard = || -> Vec<driver::Verified> {
+        (0..3)
+            .map(|i| verify(&DraughtsBuilder::<English>::new(&dir, 4, true).verify_shard((i, 3))))
+            .collect()
+    };
+    let whole = verify(&b);
+    let shards = by_shard();
+    assert!(
+        shards.iter().all(|v| v.errors == 0 && v.checked > 0),
+        "{shards:?}"
+    );
+    assert_eq!(shards.iter().map(|v| v.checked).sum::<u64>(), whole.checked);
+    // A damaged position is found by the shard that holds its block (its predecessors may
+    // disagree too, in any shard), and the shards find what the whole pass finds.
+    let block = tiao::egdb::draughts::VERIFY_BLOCK;
+    let m = Material::parse("KKvKK").unwrap();
+    let path = wdl_path::<English>(&dir, m);
+    let all = Table::open(&path).unwrap().decode_all().unwrap();
+    let won = all
+        .iter()
+        .enumerate()
+        .rposition(|(i, &c)| c == Wdl::Win.code() && i as u64 >= 2 * block)
+        .unwrap() as u64;
+    tamper(&path, won, Wdl::Draw.code());
+    let whole = verify(&b);
+    let shards = by_shard();
+    assert!(shards[(won / block % 3) as usize].errors > 0, "{shards:?}");
+    assert_eq!(shards.iter().map(|v| v.errors).sum::<u64>(), whole.errors);
+    assert_eq!(shards.iter().map(|v| v.checked).sum::<u64>(), whole.checked);
+}

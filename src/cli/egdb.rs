@@ -53,8 +53,10 @@ struct BuildArgs {
     /// to move's kings and men, v, the other side's); repeatable.
     #[arg(long, value_name = "SLICE", value_parser = slice_name)]
     slice: Vec<Material>,
-    /// Morris: only shard I of N of each level's sectors (for several machines, one level
-    /// after another), e.g. --shard 0/4.
+    /// Only shard I of N, e.g. --shard 0/4 (for several machines or runs; the shards' counts
+    /// add up to the whole's). Morris build and verify: each level's sectors, one level after
+    /// another; draughts verify: every N-th block of 16,384 positions of each unit (a draughts
+    /// build's slices depend on each other: --slice).
     #[arg(long, value_name = "I/N", value_parser = shard)]
     shard: Option<(usize, usize)>,
     /// Directory of the tables (default: the user's data directory, see below).
@@ -160,8 +162,12 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
             return Err("--no-distance: morris tables always carry their distances".into());
         }
     } else {
-        if a.shard.is_some() {
-            return Err("--shard: only for morris (draughts: --slice)".into());
+        if a.shard.is_some() && !verify {
+            return Err(
+                "--shard: a draughts build's slices depend on each other (--slice builds some \
+                 of them; --shard is for verify)"
+                    .into(),
+            );
         }
         // What the solver numbers on this board (docs/egdb.md: 7 on 8x8, 6 on 10x10).
         let most = dispatch!(kind,
@@ -183,7 +189,8 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
     }
     let builder: Box<dyn Builder> = dispatch!(kind,
         R => {
-            let b = DraughtsBuilder::<R>::new(&dir, pieces, !a.no_distance);
+            let b = DraughtsBuilder::<R>::new(&dir, pieces, !a.no_distance)
+                .verify_shard(a.shard.unwrap_or((0, 1)));
             Box::new(if a.slice.is_empty() { b } else { b.only(&a.slice) })
         },
         morris => Box::new(MorrisBuilder::new(&dir, pieces as u8, a.shard.unwrap_or((0, 1)))));
@@ -283,8 +290,12 @@ fn run_verify(builder: &dyn Builder, a: &BuildArgs) -> Result<(), String> {
             all.checked + all.errors
         ));
     }
+    let shard = a
+        .shard
+        .map(|(i, n)| format!(" (shard {i}/{n})"))
+        .unwrap_or_default();
     println!(
-        "verified: {} positions agree with their successors",
+        "verified{shard}: {} positions agree with their successors",
         all.checked
     );
     Ok(())

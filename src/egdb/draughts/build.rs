@@ -36,10 +36,16 @@ pub struct DraughtsBuilder<R: Rules> {
     /// Only these slices and what they lead to (`None`: every slice).
     only: Option<Vec<Material>>,
     distances: bool,
+    /// The verify pass checks shard `.0` of `.1` of each unit's positions: every `.1`-th
+    /// block of [`VERIFY_BLOCK`] from the `.0`-th.
+    verify_shard: (u64, u64),
     /// Slices loaded by earlier units, kept for the next ones (those of fewer pieces).
     cache: Mutex<Known<R>>,
     _rules: PhantomData<R>,
 }
+
+/// Positions a block of the verify pass: the unit of its work and of its shards.
+pub const VERIFY_BLOCK: u64 = 1 << 14;
 
 /// The header a slice's file carries.
 pub fn header<R: Rules>(m: Material, kind: Kind) -> Header {
@@ -101,6 +107,7 @@ impl<R: Rules> DraughtsBuilder<R> {
             pieces,
             only: None,
             distances,
+            verify_shard: (0, 1),
             cache: Mutex::new(Known::default()),
             _rules: PhantomData,
         }
@@ -112,6 +119,16 @@ impl<R: Rules> DraughtsBuilder<R> {
     pub fn only(mut self, targets: &[Material]) -> Self {
         self.pieces = targets.iter().map(|m| m.pieces()).max().unwrap_or(0);
         self.only = Some(targets.to_vec());
+        self
+    }
+
+    /// The verify pass checks only shard `i` of `n` of each unit's positions (`i < n`): every
+    /// `n`-th block of [`VERIFY_BLOCK`] positions from the `i`-th, so that `n` machines (or
+    /// runs) check a unit together, each as long as the others. The shards' counts add up to
+    /// the whole pass's.
+    pub fn verify_shard(mut self, (i, n): (usize, usize)) -> Self {
+        assert!(i < n, "shard {i} of {n}");
+        self.verify_shard = (i as u64, n as u64);
         self
     }
 
@@ -308,13 +325,19 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         let errors = AtomicU64::new(0);
         let examples = Mutex::new(Vec::new());
         let mut checked = 0;
+        let (shard, shards) = self.verify_shard;
         for data in &mine {
             let n = data.index.positions();
-            const CHUNK: u64 = 1 << 14;
+            const CHUNK: u64 = VERIFY_BLOCK;
             checked += (0..n.div_ceil(CHUNK))
                 .into_par_iter()
                 .map(|c| {
                     let mut k = 0;
+                    if c % shards != shard {
+                        // Another shard's: done, as far as this one goes.
+                        progress(((c + 1) * CHUNK).min(n) - c * CHUNK);
+                        return 0;
+                    }
                     for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
                         if let Some(problem) = check(&known, data, i) {
                             errors.fetch_add(1, Relaxed);

@@ -35,7 +35,7 @@ use crate::draughts::rules::Rules;
 use index::{Material, binom};
 use std::path::{Path, PathBuf};
 
-pub use build::DraughtsBuilder;
+pub use build::{DraughtsBuilder, VERIFY_BLOCK};
 pub use probe::{DraughtsTables, open, open_tables, open_tables_deferring};
 
 /// Extension of a win/draw/loss file.
