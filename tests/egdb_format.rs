@@ -237,12 +237,20 @@ fn truncated_foreign_and_damaged_files_are_refused() {
     let _ = std::fs::remove_dir_all(d);
 }
 
+/// Remakes header `h`'s two checksums for `payload`, as a crafted file would have them.
+fn seal(h: &mut [u8], payload: &[u8]) {
+    use tiao::egdb::file::checksum;
+    let sum = checksum(payload);
+    h[112..120].copy_from_slice(&sum.to_le_bytes());
+    let sum = checksum(&h[..120]);
+    h[120..128].copy_from_slice(&sum.to_le_bytes());
+}
+
 /// A header whose checksums agree with it but whose counts are absurd (a crafted file: the
 /// checksums are not a signature) is refused by its numbers, not trusted: no overflow, no
 /// out-of-bounds read, no allocation of what it claims.
 #[test]
 fn crafted_headers_are_refused_not_trusted() {
-    use tiao::egdb::file::checksum;
     let d = dir("crafted");
     let path = d.join("t.egdb");
     write(&path, &header(Kind::Wdl, 5_000));
@@ -250,12 +258,6 @@ fn crafted_headers_are_refused_not_trusted() {
     let mut h = good[..HEADER_LEN].to_vec();
     let payload = vec![0u8; 16];
     let set = |h: &mut Vec<u8>, at: usize, v: u64| h[at..at + 8].copy_from_slice(&v.to_le_bytes());
-    let seal = |h: &mut Vec<u8>, payload: &[u8]| {
-        let sum = checksum(payload);
-        h[112..120].copy_from_slice(&sum.to_le_bytes());
-        let sum = checksum(&h[..120]);
-        h[120..128].copy_from_slice(&sum.to_le_bytes());
-    };
     // 2^64 - 1 positions in blocks of 1024: a block index of 2^57 entries in 16 bytes.
     set(&mut h, 80, u64::MAX);
     set(&mut h, 96, u64::MAX.div_ceil(1024));
@@ -298,6 +300,58 @@ fn crafted_headers_are_refused_not_trusted() {
     // The good file still opens.
     std::fs::write(&path, &good).unwrap();
     assert!(Table::open(&path).is_ok());
+    let _ = std::fs::remove_dir_all(d);
+}
+
+/// Block offsets out of order under sound checksums (a crafted or miswritten file): the index's
+/// ends are refused at open, an offset between them when its block is read (an error, never a
+/// panic or a value read from another block's bytes), the other blocks still answering.
+#[test]
+fn crafted_block_offsets_are_errors_not_reads() {
+    let d = dir("offsets");
+    let path = d.join("t.egdb");
+    write(&path, &header(Kind::Wdl, 5_000));
+    let good = std::fs::read(&path).unwrap();
+    let blocks = 5_000u64.div_ceil(1024) as usize;
+    let with_offset = |b: usize, v: u64| {
+        let mut bytes = good.clone();
+        let at = HEADER_LEN + 8 * b;
+        bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        let (h, payload) = bytes.split_at_mut(HEADER_LEN);
+        seal(h, payload);
+        bytes
+    };
+    let offset = |b: usize| {
+        let at = HEADER_LEN + 8 * b;
+        u64::from_le_bytes(good[at..at + 8].try_into().unwrap())
+    };
+    // The first offset not 0, the last not the data's end: refused at open.
+    for (b, v) in [(0, 1), (blocks, offset(blocks) - 1)] {
+        let e = Table::from_bytes(&path, with_offset(b, v)).unwrap_err();
+        assert!(matches!(e, EgdbError::Corrupt { .. }), "{e:?}");
+    }
+    // Block 3's start past its end (block 3 does not read), and past the whole data (blocks 2
+    // and 3 do not).
+    for (v, bad) in [(offset(4) + 1, &[3u64][..]), (u64::MAX, &[2, 3][..])] {
+        let bytes = with_offset(3, v);
+        std::fs::write(&path, &bytes).unwrap();
+        for t in [
+            Table::from_bytes(&path, bytes).unwrap(),
+            Table::open(&path).unwrap(),
+        ] {
+            for i in bad.iter().map(|b| b * 1024 + 5) {
+                let e = t.get(i).unwrap_err();
+                assert!(e.to_string().contains("out of order"), "{e}");
+                assert_eq!(t.symbol(i), None);
+            }
+            let mut out = Vec::new();
+            assert!(t.decode_block(3, &mut out).is_err());
+            for i in [5, 1024 + 5, 4 * 1024 + 5] {
+                let v = t.get(i).unwrap();
+                assert!(wdl(i) == NOT_STORED || v == wdl(i), "{i}");
+            }
+        }
+    }
     let _ = std::fs::remove_dir_all(d);
 }
 
