@@ -829,7 +829,7 @@ impl Table {
         let data_at = self.index_at + 8 * (self.blocks as usize + 1);
         let lo = u64_at(&self.bytes, self.index_at + 8 * b as usize);
         let hi = u64_at(&self.bytes, self.index_at + 8 * (b as usize + 1));
-        // Both within the data (its end checked at open), so the sums below cannot overflow.
+        // Checked against the data's length, so that the slice below stays in the file.
         let data_len = (self.bytes.len() - data_at) as u64;
         if lo > hi || hi > data_len {
             return Err(block::BadBlock("block offsets out of order"));
