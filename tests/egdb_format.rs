@@ -237,6 +237,15 @@ fn truncated_foreign_and_damaged_files_are_refused() {
     let _ = std::fs::remove_dir_all(d);
 }
 
+/// A table of 5,000 positions written in a directory of its own: (directory, file, bytes).
+fn small_table(name: &str) -> (PathBuf, PathBuf, Vec<u8>) {
+    let d = dir(name);
+    let path = d.join("t.egdb");
+    write(&path, &header(Kind::Wdl, 5_000));
+    let good = std::fs::read(&path).unwrap();
+    (d, path, good)
+}
+
 /// Remakes header `h`'s two checksums for `payload`, as a crafted file would have them.
 fn seal(h: &mut [u8], payload: &[u8]) {
     use tiao::egdb::file::checksum;
@@ -251,10 +260,7 @@ fn seal(h: &mut [u8], payload: &[u8]) {
 /// out-of-bounds read, no allocation of what it claims.
 #[test]
 fn crafted_headers_are_refused_not_trusted() {
-    let d = dir("crafted");
-    let path = d.join("t.egdb");
-    write(&path, &header(Kind::Wdl, 5_000));
-    let good = std::fs::read(&path).unwrap();
+    let (d, path, good) = small_table("crafted");
     let mut h = good[..HEADER_LEN].to_vec();
     let payload = vec![0u8; 16];
     let set = |h: &mut Vec<u8>, at: usize, v: u64| h[at..at + 8].copy_from_slice(&v.to_le_bytes());
@@ -308,10 +314,7 @@ fn crafted_headers_are_refused_not_trusted() {
 /// panic or a value read from another block's bytes), the other blocks still answering.
 #[test]
 fn crafted_block_offsets_are_errors_not_reads() {
-    let d = dir("offsets");
-    let path = d.join("t.egdb");
-    write(&path, &header(Kind::Wdl, 5_000));
-    let good = std::fs::read(&path).unwrap();
+    let (d, path, good) = small_table("offsets");
     let blocks = 5_000u64.div_ceil(1024) as usize;
     let with_offset = |b: usize, v: u64| {
         let mut bytes = good.clone();

@@ -328,17 +328,15 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         let (shard, shards) = self.verify_shard;
         for data in &mine {
             let n = data.index.positions();
-            const CHUNK: u64 = VERIFY_BLOCK;
-            checked += (0..n.div_ceil(CHUNK))
+            checked += (0..n.div_ceil(VERIFY_BLOCK))
                 .into_par_iter()
                 .map(|c| {
+                    let block = c * VERIFY_BLOCK..((c + 1) * VERIFY_BLOCK).min(n);
+                    let len = block.end - block.start;
                     let mut k = 0;
-                    if c % shards != shard {
-                        // Another shard's: done, as far as this one goes.
-                        progress(((c + 1) * CHUNK).min(n) - c * CHUNK);
-                        return 0;
-                    }
-                    for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    // Another shard's block is done, as far as this one goes.
+                    let mine = if c % shards == shard { block } else { 0..0 };
+                    for i in mine {
                         if let Some(problem) = check(&known, data, i) {
                             errors.fetch_add(1, Relaxed);
                             let mut e = examples.lock().expect("no panic while held");
@@ -349,7 +347,7 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
                             k += 1;
                         }
                     }
-                    progress(((c + 1) * CHUNK).min(n) - c * CHUNK);
+                    progress(len);
                     k
                 })
                 .sum::<u64>();
