@@ -13,8 +13,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc;
 use tiao::draughts::rules::{English, Russian};
-use tiao::egdb::EgdbError;
 use tiao::egdb::draughts::{open_tables, open_tables_deferring};
+use tiao::egdb::{EgdbError, Kind};
 use tiao::engine::{EgdbSetting, Engine, EngineError, EngineOptions, Event};
 use tiao::game::Variant;
 use tiao::search::{Limits, Score};
@@ -241,4 +241,50 @@ fn hub_reports_tables_and_hits() {
     let (done, _) = e.go("think");
     assert!(done.starts_with("done move="));
     e.quit();
+}
+
+/// A build stopped between a slice's two files never leaves its `.wdl` (by which readers find
+/// a slice) without its distances: an engine that reads the directory while a build writes
+/// into it would take such a slice without distances and not convert its wins.
+#[test]
+fn a_slice_appears_with_its_distances_or_not_at_all() {
+    use tiao::egdb::draughts::DraughtsBuilder;
+    use tiao::egdb::driver;
+    let dir = temp_dir("write-order");
+    let sub = dir.join("english");
+    fs::create_dir_all(&sub).unwrap();
+    // The second slice of the pair KvM + MvK cannot have its distances written: their `.tmp`
+    // name is taken by a directory.
+    fs::create_dir_all(sub.join("MvK.dtc.tmp")).unwrap();
+    let b = DraughtsBuilder::<English>::new(&dir, 2, true);
+    let e = driver::build(&b, false, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(&e, EgdbError::Io { path, .. } if path.ends_with("MvK.dtc")),
+        "{e}"
+    );
+    assert!(
+        !sub.join("MvK.wdl").exists(),
+        "a slice without its distances"
+    );
+    let names: Vec<String> = fs::read_dir(&sub)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().any(|n| n == "KvK.wdl"), "{names:?}");
+    for n in &names {
+        if let Some(stem) = n.strip_suffix(".wdl") {
+            assert!(sub.join(format!("{stem}.dtc")).exists(), "{n} alone");
+        }
+    }
+    // What a reader opens has its distances, slice by slice.
+    let (t, _) = open_tables::<English>(&dir);
+    let kinds: Vec<_> = t.files().iter().map(|f| f.header().kind).collect();
+    let wdl = kinds.iter().filter(|&&k| k == Kind::Wdl).count();
+    assert!(wdl >= 1, "{kinds:?}");
+    assert_eq!(wdl * 2, kinds.len(), "{kinds:?}");
+    // Once the way is clear, the build finishes the pair.
+    fs::remove_dir(sub.join("MvK.dtc.tmp")).unwrap();
+    driver::build(&b, false, &mut |_| {}).unwrap();
+    assert!(sub.join("MvK.wdl").exists() && sub.join("MvK.dtc").exists());
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -346,6 +346,32 @@ fn bad_files_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A build stopped between a sector's two files never leaves its `.wdl` (by which readers find
+/// a sector) without its distances.
+#[test]
+fn a_sector_appears_with_its_distances_or_not_at_all() {
+    use tiao::egdb::EgdbError;
+    let dir = temp_dir("write-order");
+    let m = dir.join("morris");
+    std::fs::create_dir_all(&m).unwrap();
+    // The distances of sector 3-3 cannot be written: their `.tmp` name is taken by a directory.
+    std::fs::create_dir_all(m.join("sector-3-3.dist.tmp")).unwrap();
+    let b = tiao::egdb::morris::build::MorrisBuilder::new(&dir, 6, (0, 1));
+    let e = tiao::egdb::driver::build(&b, false, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(&e, EgdbError::Io { path, .. } if path.ends_with("sector-3-3.dist")),
+        "{e}"
+    );
+    assert!(
+        !m.join("sector-3-3.wdl").exists(),
+        "a sector without its distances"
+    );
+    std::fs::remove_dir(m.join("sector-3-3.dist.tmp")).unwrap();
+    build(&dir, 6);
+    assert!(m.join("sector-3-3.wdl").exists() && m.join("sector-3-3.dist").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The search agrees with the tables on short wins and losses of 3 against 3 (where every removal
 /// ends the game, so the table's distance is the distance to the end).
 #[test]

@@ -10,13 +10,18 @@
 //! promotions reach, its own two slices (2 bits, and a byte a position for distances), and the
 //! working arrays of its largest subproblem (up to 17 bytes a position when every thread
 //! solves it, see `retro::PARALLEL_BYTES`).
+//!
+//! Files: each slice's `.dtc` is written before its `.wdl` (each whole or absent, see
+//! [`TableWriter::write`]): readers find a slice by its `.wdl`, so an engine reading the
+//! directory during a build finds every slice with its distances or not at all.
 
 use super::index::{Material, SliceIndex};
 use super::retro;
-use super::values::{Known, SliceData};
+use super::values::{Known, Lists, Missing, SliceData};
 use super::{distance_path, wdl_path};
 use crate::color::Color;
 use crate::draughts::movegen;
+use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
 use crate::egdb::driver::{Builder, Output, Unit, Verified};
@@ -302,12 +307,13 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
                     ),
                 });
             }
-            TableWriter::new(header::<R>(s, Kind::Wdl))
-                .write(&wdl_path::<R>(&self.dir, s), |i| data.wdl.get(i))?;
+            // The distances first: readers find a slice by its `.wdl` (see the module doc).
             if let Some(dist) = &data.distance {
                 TableWriter::new(header::<R>(s, Kind::Distance))
                     .write(&distance_path::<R>(&self.dir, s), |i| dist.get(i))?;
             }
+            TableWriter::new(header::<R>(s, Kind::Wdl))
+                .write(&wdl_path::<R>(&self.dir, s), |i| data.wdl.get(i))?;
         }
         Ok(())
     }
@@ -336,8 +342,9 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
                     let mut k = 0;
                     // Another shard's block is done, as far as this one goes.
                     let mine = if c % shards == shard { block } else { 0..0 };
+                    let mut lists = Lists::default();
                     for i in mine {
-                        if let Some(problem) = check(&known, data, i) {
+                        if let Some(problem) = check(&known, data, i, &mut lists) {
                             errors.fetch_add(1, Relaxed);
                             let mut e = examples.lock().expect("no panic while held");
                             if e.len() < 5 {
@@ -370,8 +377,13 @@ fn unit_material(unit: &Unit) -> Material {
 /// stored: a capture position), else what is wrong. With distances: a win's distance is the
 /// shortest of its winning moves', a loss's the longest of its moves' (0 without a move), where
 /// a move's is 1 for a capture, else one more than its child's (1 for a child that must
-/// capture); distances above 254 are saturated.
-fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<String> {
+/// capture); distances above 254 are saturated. Move lists come from `lists`.
+fn check<R: Rules>(
+    known: &Known<R>,
+    data: &SliceData<R>,
+    i: u64,
+    lists: &mut Lists,
+) -> Option<String> {
     let m = data.index.material;
     let (w, b, k) = data.index.position_of(i);
     let pos = Position::<R>::from_parts(w, b, k, Color::White).ok()?;
@@ -383,38 +395,20 @@ fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<Stri
         Some(v) => v,
         None => return Some(describe("not stored, yet no capture is pending".into())),
     };
-    let mut list = MoveList::new();
+    let mut list = lists.take();
     movegen::generate(&pos, &mut list);
-    let mut best = Wdl::Loss;
-    // Distances of the moves that reach the best value: (shortest, longest).
-    let (mut short, mut long) = (u32::MAX, 0u32);
-    for mv in list.iter() {
-        let child = pos.make(mv);
-        let v = match known.value(&child) {
-            Ok(v) => v.flip(),
-            Err(e) => {
-                return Some(describe(format!(
-                    "successor in slice {} unknown",
-                    e.material
-                )));
-            }
-        };
-        let dist = if v == Wdl::Draw {
-            0
-        } else {
-            match known.distance(&child) {
-                Some(d) => 1 + d as u32,
-                None => u32::MAX,
-            }
-        };
-        if v > best {
-            best = v;
-            (short, long) = (dist, dist);
-        } else if v == best {
-            short = short.min(dist);
-            long = long.max(dist);
+    let no_moves = list.is_empty();
+    let found = best_of_moves(known, &pos, &list, lists);
+    lists.give(list);
+    let (best, short, long) = match found {
+        Ok(x) => x,
+        Err(e) => {
+            return Some(describe(format!(
+                "successor in slice {} unknown",
+                e.material
+            )));
         }
-    }
+    };
     if best != stored {
         return Some(describe(format!(
             "stored {stored}, its successors give {best}"
@@ -425,7 +419,7 @@ fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<Stri
     if stored == Wdl::Draw {
         return None;
     }
-    let want = if list.is_empty() {
+    let want = if no_moves {
         0
     } else if stored == Wdl::Win {
         short
@@ -444,6 +438,36 @@ fn check<R: Rules>(known: &Known<R>, data: &SliceData<R>, i: u64) -> Option<Stri
             }
         ))
     })
+}
+
+/// The best value for the side to move among the moves `list` of `pos`, with the shortest and
+/// longest distance of the moves that reach it (a move's distance as [`check`] counts it,
+/// `u32::MAX` when it is not known; 0 for draws).
+fn best_of_moves<R: Rules>(
+    known: &Known<R>,
+    pos: &Position<R>,
+    list: &MoveList<Move>,
+    lists: &mut Lists,
+) -> Result<(Wdl, u32, u32), Missing> {
+    let mut best = Wdl::Loss;
+    let (mut short, mut long) = (u32::MAX, 0u32);
+    for mv in list.iter() {
+        let (v, d) = known.value_distance_with(&pos.make(mv), lists)?;
+        let v = v.flip();
+        let dist = match (v, d) {
+            (Wdl::Draw, _) => 0,
+            (_, Some(d)) => 1 + d as u32,
+            (_, None) => u32::MAX,
+        };
+        if v > best {
+            best = v;
+            (short, long) = (dist, dist);
+        } else if v == best {
+            short = short.min(dist);
+            long = long.max(dist);
+        }
+    }
+    Ok((best, short, long))
 }
 
 fn fen_of<R: Rules>(pos: &Position<R>) -> String {

@@ -9,6 +9,9 @@
 //!
 //! Headers: game Morris, variant `morris`, slice `<a>-<b>` with id `10 * a + b`, the sector's
 //! slot count. A file that is not exactly that is refused with the container's typed errors.
+//!
+//! The `.dist` file is written before the `.wdl` (each whole or absent): readers find a sector
+//! by its `.wdl`, so they find its distances with it, even while a build writes.
 
 use super::index::{MAX_PIECES, MIN_PIECES, Sector};
 use super::value::{DRAW, Value, is_loss};
@@ -93,7 +96,8 @@ pub fn write(dir: &Path, sector: Sector, values: &[u8]) -> Result<u64, EgdbError
     // Holes: only in rows whose representative has symmetries.
     let hole = |i: u64| rows.stabiliser((i / len) as usize) != 0 && sector.is_hole(i);
     let mut bytes = 0;
-    for kind in [Kind::Wdl, Kind::Distance] {
+    // The distances first: readers find a sector by its `.wdl` (see the module doc).
+    for kind in [Kind::Distance, Kind::Wdl] {
         let code: fn(u8) -> u8 = match kind {
             Kind::Wdl => wdl_code,
             Kind::Distance => distance_code,
