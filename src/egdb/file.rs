@@ -59,13 +59,16 @@
 
 use super::EgdbError;
 use super::block::{self, Width};
+use super::checked::{CheckRecord, Identity};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs;
 use std::io::{Read, Write};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::SystemTime;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"TIAOEGDB";
@@ -551,6 +554,9 @@ pub struct Table {
     /// The file, kept open while its payload awaits its check (the same inode as the map,
     /// whatever happens to the name meanwhile).
     file: Option<fs::File>,
+    /// Where a check that passes is recorded, and the file's identity then
+    /// ([`Table::open_recorded`]).
+    record: Option<(Arc<CheckRecord>, Identity)>,
 }
 
 impl Table {
@@ -568,6 +574,19 @@ impl Table {
     /// bytes left for [`check_payload`](Self::check_payload): every other check is made, the
     /// file mapped, and the table answers nothing until that check finds the payload whole.
     pub fn open_deferring(path: &Path, defer_above: u64) -> Result<Table, EgdbError> {
+        Table::open_recorded(path, defer_above, None)
+    }
+
+    /// [`open_deferring`](Self::open_deferring), sparing the payload check of a file that
+    /// `record` holds unchanged since it passed one, and recording the file when its check
+    /// passes (at open, or later by [`check_payload`](Self::check_payload)) and it was settled
+    /// (see [`checked`](super::checked)); the caller saves the record.
+    pub fn open_recorded(
+        path: &Path,
+        defer_above: u64,
+        record: Option<&Arc<CheckRecord>>,
+    ) -> Result<Table, EgdbError> {
+        let start = SystemTime::now();
         let io = |e: std::io::Error| EgdbError::Io {
             path: path.to_path_buf(),
             error: e.to_string(),
@@ -577,11 +596,26 @@ impl Table {
         let mut head = vec![0u8; len.min(HEADER_LEN as u64) as usize];
         file.read_exact(&mut head).map_err(io)?;
         whole_length(path, sound_header(path, &head)?, len)?;
-        let defer = len > defer_above;
-        let payload_sum = if defer {
+        let stored_sum = u64_at(&head, 112);
+        let identity = record.and_then(|_| Identity::of(&file, stored_sum));
+        let recorded = record
+            .zip(identity.as_ref())
+            .is_some_and(|(r, id)| r.holds(path, id));
+        let defer = len > defer_above && !recorded;
+        let payload_sum = if recorded {
+            PayloadSum::Given(stored_sum)
+        } else if defer {
             PayloadSum::Later
         } else {
-            PayloadSum::Given(file_checksum(&mut file, len - HEADER_LEN as u64).map_err(io)?)
+            let sum = file_checksum(&mut file, len - HEADER_LEN as u64).map_err(io)?;
+            if sum == stored_sum
+                && let (Some(r), Some(id)) = (record, identity)
+                && id.settled_before(start)
+                && Identity::of(&file, stored_sum) == Some(id)
+            {
+                r.add(path, id);
+            }
+            PayloadSum::Given(sum)
         };
         // SAFETY: the map is read-only, of a file at least HEADER_LEN bytes long (checked
         // above), and its bytes are only read as `u8` (every value valid), every read
@@ -598,6 +632,10 @@ impl Table {
         let mut t = Table::check(path, Bytes::Mapped(map), payload_sum)?;
         if defer {
             t.file = Some(file);
+            t.record = record
+                .zip(identity)
+                .filter(|(_, id)| id.settled_before(start))
+                .map(|(r, id)| (Arc::clone(r), id));
         }
         Ok(t)
     }
@@ -621,6 +659,12 @@ impl Table {
         let sum = file_checksum(&mut f, self.file_len() - HEADER_LEN as u64).map_err(io)?;
         // The header's payload checksum (the header itself was checked at open).
         let whole = sum == u64_at(&self.bytes, 112);
+        if whole
+            && let Some((r, id)) = &self.record
+            && Identity::of(file, id.payload_sum()) == Some(*id)
+        {
+            r.add(&self.path, *id);
+        }
         self.payload.store(
             if whole {
                 PAYLOAD_CHECKED
@@ -630,6 +674,12 @@ impl Table {
             Ordering::Release,
         );
         if whole { Ok(()) } else { Err(self.damaged()) }
+    }
+
+    /// The record a passing check is added to (its caller saves it), when the table was opened
+    /// with one and its check was left for later.
+    pub fn record(&self) -> Option<&Arc<CheckRecord>> {
+        self.record.as_ref().map(|(r, _)| r)
     }
 
     /// Whether the payload checksum is still to be checked.
@@ -764,6 +814,7 @@ impl Table {
                 PAYLOAD_PENDING
             }),
             file: None,
+            record: None,
         })
     }
 

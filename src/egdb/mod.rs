@@ -24,6 +24,7 @@
 //! the move-count rules are the search's business), for the side to move.
 
 pub mod block;
+pub mod checked;
 pub mod draughts;
 pub mod driver;
 pub mod file;
@@ -44,14 +45,23 @@ pub use file::{GameTag, Header, Kind, Table, TableWriter};
 pub const CHECK_AT_OPEN_MAX: u64 = 64 << 20;
 
 /// Checks the payloads of `tables` that [`Table::open_deferring`] left unchecked, here and
-/// now, smallest first; returns the damaged ones' errors (those tables never answer).
+/// now, smallest first; returns the damaged ones' errors (those tables never answer). Those
+/// that pass are added to their [`checked`] records, which are saved.
 pub fn check_pending(mut tables: Vec<&Table>) -> Vec<EgdbError> {
     tables.retain(|t| t.payload_pending());
     tables.sort_by_key(|t| t.file_len());
-    tables
-        .into_iter()
+    let damaged = tables
+        .iter()
         .filter_map(|t| t.check_payload().err())
-        .collect()
+        .collect();
+    // The files that passed were added to their records: saved once each (a record saves
+    // only what it has not saved yet).
+    for t in tables {
+        if let Some(r) = t.record() {
+            r.save();
+        }
+    }
+    damaged
 }
 
 /// The payload checks an [`Opener`] left for later: run, they return the damaged tables'

@@ -36,7 +36,7 @@ use index::{Material, binom};
 use std::path::{Path, PathBuf};
 
 pub use build::{DraughtsBuilder, VERIFY_BLOCK};
-pub use probe::{DraughtsTables, open, open_tables, open_tables_deferring};
+pub use probe::{DraughtsTables, open, open_tables, open_tables_deferring, open_tables_recorded};
 
 /// Extension of a win/draw/loss file.
 pub const WDL_EXT: &str = ".wdl";

@@ -18,6 +18,7 @@ use crate::color::Color;
 use crate::draughts::movegen;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
+use crate::egdb::checked::CheckRecord;
 use crate::egdb::{
     CHECK_AT_OPEN_MAX, EgdbError, Kind, Opened, Probe, Probed, Table, Wdl, pending_check,
 };
@@ -196,8 +197,9 @@ fn open_slice<R: Rules>(
     m: Material,
     kind: Kind,
     defer_above: u64,
+    record: Option<&Arc<CheckRecord>>,
 ) -> Result<Table, EgdbError> {
-    let t = Table::open_deferring(path, defer_above)?;
+    let t = Table::open_recorded(path, defer_above, record)?;
     // Game, variant, kind and slice first, with the file's own size (free to compute).
     t.expect(&header_of_size::<R>(m, kind, t.header().positions))?;
     let most = max_table_pieces::<R::Board>();
@@ -226,6 +228,17 @@ pub fn open_tables_deferring<R: Rules>(
     dir: &Path,
     defer_above: u64,
 ) -> (DraughtsTables<R>, Vec<EgdbError>) {
+    open_tables_recorded(dir, defer_above, false)
+}
+
+/// [`open_tables_deferring`], with the [`CheckRecord`] of the variant's directory when
+/// `recorded`: the files it holds unchanged are not read for their check, those that pass one
+/// at open are added to it, and it is saved; those checked later are added by their check.
+pub fn open_tables_recorded<R: Rules>(
+    dir: &Path,
+    defer_above: u64,
+    recorded: bool,
+) -> (DraughtsTables<R>, Vec<EgdbError>) {
     let mut tables = DraughtsTables {
         slices: (0..Material::SLOTS).map(|_| None).collect(),
         max_pieces: 0,
@@ -253,6 +266,8 @@ pub fn open_tables_deferring<R: Rules>(
             return (tables, problems);
         }
     };
+    let record = recorded.then(|| Arc::new(CheckRecord::load(&sub)));
+    let record = record.as_ref();
     let mut names: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     names.sort();
     // The names are sorted out first (a problem, or a slice to read), the slices then read and
@@ -287,10 +302,10 @@ pub fn open_tables_deferring<R: Rules>(
         .into_par_iter()
         .map(|item| {
             let (path, dpath, m) = item?;
-            let wdl = open_slice::<R>(&path, m, Kind::Wdl, defer_above)?;
+            let wdl = open_slice::<R>(&path, m, Kind::Wdl, defer_above, record)?;
             let distance = dpath
                 .exists()
-                .then(|| open_slice::<R>(&dpath, m, Kind::Distance, defer_above));
+                .then(|| open_slice::<R>(&dpath, m, Kind::Distance, defer_above, record));
             Ok((m, wdl, distance))
         })
         .collect();
@@ -312,6 +327,9 @@ pub fn open_tables_deferring<R: Rules>(
             distance,
         });
     }
+    if let Some(r) = record {
+        r.save();
+    }
     (tables, problems)
 }
 
@@ -319,9 +337,10 @@ pub fn open_tables_deferring<R: Rules>(
 /// `R` (which name the variant).
 ///
 /// Files above [`CHECK_AT_OPEN_MAX`] bytes are checked by [`Opened::check`], answering nothing
-/// until then.
+/// until then; files the directory's [`CheckRecord`] holds unchanged are not read for their
+/// check.
 pub fn open<R: Rules>(dir: &Path, _variant: Variant) -> Opened<Position<R>> {
-    let (tables, problems) = open_tables_deferring::<R>(dir, CHECK_AT_OPEN_MAX);
+    let (tables, problems) = open_tables_recorded::<R>(dir, CHECK_AT_OPEN_MAX, true);
     let slices = tables.slices();
     let tables = Arc::new(tables);
     Opened {

@@ -18,6 +18,7 @@
 use super::index::{MAX_PIECES, MIN_PIECES, Sector};
 use super::store;
 use crate::color::Color;
+use crate::egdb::checked::CheckRecord;
 use crate::egdb::{
     CHECK_AT_OPEN_MAX, EgdbError, Kind, NOT_STORED, Opened, Opener, Probe, Probed, Table, Wdl,
     pending_check,
@@ -164,6 +165,17 @@ pub fn open_tables_deferring(
     dir: &Path,
     defer_above: u64,
 ) -> (Option<MorrisTables>, usize, Vec<EgdbError>) {
+    open_tables_recorded(dir, defer_above, false)
+}
+
+/// [`open_tables_deferring`], with the [`CheckRecord`] of the `morris` directory when
+/// `recorded`: the files it holds unchanged are not read for their check, those that pass one
+/// at open are added to it, and it is saved; those checked later are added by their check.
+pub fn open_tables_recorded(
+    dir: &Path,
+    defer_above: u64,
+    recorded: bool,
+) -> (Option<MorrisTables>, usize, Vec<EgdbError>) {
     let mut problems = Vec::new();
     let mut slices = 0;
     if !dir.is_dir() {
@@ -185,15 +197,20 @@ pub fn open_tables_deferring(
     let present: Vec<Sector> = super::index::all_sectors()
         .filter(|&s| store::path(dir, s, Kind::Wdl).exists())
         .collect();
+    let record = recorded.then(|| Arc::new(CheckRecord::load(&store::morris_dir(dir))));
+    let record = record.as_ref();
     let read: Vec<_> = present
         .into_par_iter()
         .map(|s| {
-            let wdl = store::open_deferring(dir, s, Kind::Wdl, defer_above);
+            let wdl = store::open_recorded(dir, s, Kind::Wdl, defer_above, record);
             let dist = (wdl.is_ok() && store::path(dir, s, Kind::Distance).exists())
-                .then(|| store::open_deferring(dir, s, Kind::Distance, defer_above));
+                .then(|| store::open_recorded(dir, s, Kind::Distance, defer_above, record));
             (s, wdl, dist)
         })
         .collect();
+    if let Some(r) = record {
+        r.save();
+    }
     for (s, wdl, dist) in read {
         let wdl = match wdl {
             Ok(t) => t,
@@ -216,7 +233,7 @@ pub fn open(dir: &Path, variant: Variant) -> Opened<MorrisPosition> {
     if variant != Variant::Morris {
         return Opened::none();
     }
-    let (tables, slices, problems) = open_tables_deferring(dir, CHECK_AT_OPEN_MAX);
+    let (tables, slices, problems) = open_tables_recorded(dir, CHECK_AT_OPEN_MAX, true);
     let tables = tables.map(Arc::new);
     Opened {
         check: tables

@@ -15,10 +15,12 @@
 
 use super::index::{MAX_PIECES, MIN_PIECES, Sector};
 use super::value::{DRAW, Value, is_loss};
+use crate::egdb::checked::CheckRecord;
 use crate::egdb::file::FLAG_UNSTORED_UNSPECIFIED;
 use crate::egdb::{EgdbError, GameTag, Header, Kind, NOT_STORED, Table, TableWriter, Wdl};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The variant name in the headers.
 pub const VARIANT: &str = "morris";
@@ -126,7 +128,19 @@ pub fn open_deferring(
     kind: Kind,
     defer_above: u64,
 ) -> Result<Table, EgdbError> {
-    let t = Table::open_deferring(&path(dir, sector, kind), defer_above)?;
+    open_recorded(dir, sector, kind, defer_above, None)
+}
+
+/// [`open_deferring`], sparing the check of a file `record` holds unchanged and adding one that
+/// passes ([`Table::open_recorded`]).
+pub fn open_recorded(
+    dir: &Path,
+    sector: Sector,
+    kind: Kind,
+    defer_above: u64,
+    record: Option<&Arc<CheckRecord>>,
+) -> Result<Table, EgdbError> {
+    let t = Table::open_recorded(&path(dir, sector, kind), defer_above, record)?;
     t.expect(&header(sector, kind))?;
     Ok(t)
 }
