@@ -52,10 +52,15 @@
 //! ([`EgdbError::Checksum`]). So an engine starts at once with gigabytes of tables and never
 //! takes a value from bytes that were not checked.
 //!
+//! An engine's opener spares the payload check of a file that its directory's [`CheckRecord`]
+//! holds unchanged since it passed one ([`Table::open_recorded`]): the bytes are then the ones
+//! that were checked.
+//!
 //! Invariants: a `Table` that opened has passed every check above (its payload checksum
-//! included, or it answers nothing until that check has passed); `get(i)` for `i <
-//! positions` returns the stored symbol (or, where the flags allow it, any symbol for a position
-//! written as [`NOT_STORED`](super::NOT_STORED)); a damaged block is an error, never a panic.
+//! included, now or, for a file the record holds unchanged, when it was recorded; or it answers
+//! nothing until that check has passed); `get(i)` for `i < positions` returns the stored symbol
+//! (or, where the flags allow it, any symbol for a position written as
+//! [`NOT_STORED`](super::NOT_STORED)); a damaged block is an error, never a panic.
 
 use super::EgdbError;
 use super::block::{self, Width};

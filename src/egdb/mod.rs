@@ -50,18 +50,18 @@ pub const CHECK_AT_OPEN_MAX: u64 = 64 << 20;
 pub fn check_pending(mut tables: Vec<&Table>) -> Vec<EgdbError> {
     tables.retain(|t| t.payload_pending());
     tables.sort_by_key(|t| t.file_len());
-    let damaged = tables
-        .iter()
-        .filter_map(|t| t.check_payload().err())
-        .collect();
-    // The files that passed were added to their records: saved once each (a record saves
-    // only what it has not saved yet).
-    for t in tables {
-        if let Some(r) = t.record() {
-            r.save();
-        }
-    }
-    damaged
+    tables
+        .into_iter()
+        .filter_map(|t| {
+            let checked = t.check_payload();
+            // Saved after each file (only when it was added): an engine stopped in the
+            // middle of a long check keeps what it has found so far.
+            if let Some(r) = t.record() {
+                r.save();
+            }
+            checked.err()
+        })
+        .collect()
 }
 
 /// The payload checks an [`Opener`] left for later: run, they return the damaged tables'
