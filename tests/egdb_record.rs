@@ -47,6 +47,18 @@ fn settled_tables(name: &str) -> (PathBuf, PathBuf) {
     (dir, en)
 }
 
+/// The table files in `dir`.
+fn table_files(dir: &Path) -> usize {
+    fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            let n = e.as_ref().unwrap().file_name();
+            let n = n.to_str().unwrap();
+            n.ends_with(".wdl") || n.ends_with(".dtc")
+        })
+        .count()
+}
+
 fn refused(problems: &[EgdbError], name: &str) -> bool {
     problems
         .iter()
@@ -58,14 +70,7 @@ fn settled_files_are_recorded_and_not_read_again() {
     let dir = temp_dir("record");
     build_all::<English>(&dir, 3);
     let en = dir.join("english");
-    let files = fs::read_dir(&en)
-        .unwrap()
-        .filter(|e| {
-            let n = e.as_ref().unwrap().file_name();
-            let n = n.to_str().unwrap();
-            n.ends_with(".wdl") || n.ends_with(".dtc")
-        })
-        .count();
+    let files = table_files(&en);
     // Just written: opened and checked, but not recorded (they may change within the file
     // system's time resolution of their check).
     let (_, problems) = open_tables_recorded::<English>(&dir, u64::MAX, true);
@@ -160,5 +165,34 @@ fn a_garbage_record_is_no_record() {
     let (_, problems) = open_tables_recorded::<English>(&dir, u64::MAX, true);
     assert!(refused(&problems, "KKvK.wdl"), "{problems:?}");
     assert_eq!(problems.len(), 1, "{problems:?}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_resumed_build_records_what_it_skips_and_rebuilds_what_changed() {
+    use tiao::egdb::draughts::DraughtsBuilder;
+    use tiao::egdb::driver;
+    let (dir, en) = settled_tables("record-build");
+    let b = DraughtsBuilder::<English>::new(&dir, 3, true);
+    // The units a build run builds (not skips).
+    let rebuilt = || {
+        let mut names = Vec::new();
+        driver::build(&b, false, &mut |r| {
+            if !r.skipped {
+                names.push(r.name.clone())
+            }
+        })
+        .unwrap();
+        names
+    };
+    assert_eq!(rebuilt(), Vec::<String>::new());
+    let files = table_files(&en);
+    assert_eq!(CheckRecord::load(&en).len(), files);
+    // Damaged in place: another identity, checked, found damaged and built again.
+    damage(&en.join("KKvK.wdl"));
+    let again = rebuilt();
+    assert!(again.len() == 1 && again[0].contains("KKvK"), "{again:?}");
+    let (_, problems) = open_tables_deferring::<English>(&dir, u64::MAX);
+    assert!(problems.is_empty(), "{problems:?}");
     let _ = fs::remove_dir_all(&dir);
 }

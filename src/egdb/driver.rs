@@ -4,8 +4,9 @@
 //!
 //! - [`build`]: a unit whose every output file opens (checksums) with the header it must have is
 //!   skipped, so an interrupted build resumes where it stopped (a table is written beside its
-//!   name and renamed, so a file under a table's name is whole). The bar names the unit being
-//!   built and estimates the time left from the positions solved so far.
+//!   name and renamed, so a file under a table's name is whole; a file its directory's
+//!   [`CheckRecord`] holds unchanged is not read again for its checksum). The bar names the
+//!   unit being built and estimates the time left from the positions solved so far.
 //! - [`verify`]: each unit's files checked by the game against the values of their successors
 //!   ([`verify_from`]: only the units of at least so many pieces).
 //!
@@ -20,10 +21,13 @@
 //! Invariant: units are run in the order given; a unit is built only after every unit before it
 //! was built or found built.
 
+use super::checked::CheckRecord;
 use super::{EgdbError, Header, Table};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -125,9 +129,20 @@ pub fn peak_memory() -> u64 {
 
 /// Whether every output of `unit` is there, whole and as it must be; the bytes of its files.
 pub fn built(unit: &Unit) -> Option<u64> {
+    built_recorded(unit, &mut HashMap::new())
+}
+
+/// [`built`], sparing the payload check of a file its directory's [`CheckRecord`] holds
+/// unchanged, and adding those that pass (`records`: the records loaded so far, by directory;
+/// the caller saves them).
+fn built_recorded(unit: &Unit, records: &mut HashMap<PathBuf, Arc<CheckRecord>>) -> Option<u64> {
     let mut bytes = 0;
     for o in &unit.outputs {
-        let t = Table::open(&o.path).ok()?;
+        let dir = o.path.parent()?;
+        let record = records
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| Arc::new(CheckRecord::load(dir)));
+        let t = Table::open_recorded(&o.path, u64::MAX, Some(record)).ok()?;
         t.expect(&o.header).ok()?;
         bytes += t.file_len();
     }
@@ -198,7 +213,16 @@ pub fn build(
 ) -> Result<Vec<UnitReport>, EgdbError> {
     let units = builder.units();
     let _locks = lock(&units)?;
-    let done: Vec<Option<u64>> = units.iter().map(built).collect();
+    // What is built already: the files whole (those unchanged since an engine or an earlier
+    // build checked them are not read again, see `checked`).
+    let mut records = HashMap::new();
+    let done: Vec<Option<u64>> = units
+        .iter()
+        .map(|u| built_recorded(u, &mut records))
+        .collect();
+    for r in records.values() {
+        r.save();
+    }
     let total: u64 = units
         .iter()
         .zip(&done)
