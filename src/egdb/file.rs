@@ -254,6 +254,16 @@ fn file_checksum(file: &mut fs::File, len: u64) -> std::io::Result<u64> {
     Ok(sum.finish(rest))
 }
 
+/// Adds the file `path` (open as `file`), whose payload check just passed, to `record` when
+/// there is one and the file is still the identity it was opened with.
+fn record_pass(record: &Option<(Arc<CheckRecord>, Identity)>, path: &Path, file: &fs::File) {
+    if let Some((r, id)) = record
+        && Identity::of(file, id.payload_sum()) == Some(*id)
+    {
+        r.add(path, *id);
+    }
+}
+
 fn put_name(out: &mut [u8], name: &str) {
     let b = name.as_bytes();
     out[..b.len()].copy_from_slice(b);
@@ -606,6 +616,11 @@ impl Table {
         let recorded = record
             .zip(identity.as_ref())
             .is_some_and(|(r, id)| r.holds(path, id));
+        // Where a passing check is recorded: a settled file only.
+        let to_record = record
+            .zip(identity)
+            .filter(|(_, id)| id.settled_before(start))
+            .map(|(r, id)| (Arc::clone(r), id));
         let defer = len > defer_above && !recorded;
         let payload_sum = if recorded {
             PayloadSum::Given(stored_sum)
@@ -613,12 +628,8 @@ impl Table {
             PayloadSum::Later
         } else {
             let sum = file_checksum(&mut file, len - HEADER_LEN as u64).map_err(io)?;
-            if sum == stored_sum
-                && let (Some(r), Some(id)) = (record, identity)
-                && id.settled_before(start)
-                && Identity::of(&file, stored_sum) == Some(id)
-            {
-                r.add(path, id);
+            if sum == stored_sum {
+                record_pass(&to_record, path, &file);
             }
             PayloadSum::Given(sum)
         };
@@ -637,10 +648,7 @@ impl Table {
         let mut t = Table::check(path, Bytes::Mapped(map), payload_sum)?;
         if defer {
             t.file = Some(file);
-            t.record = record
-                .zip(identity)
-                .filter(|(_, id)| id.settled_before(start))
-                .map(|(r, id)| (Arc::clone(r), id));
+            t.record = to_record;
         }
         Ok(t)
     }
@@ -664,11 +672,8 @@ impl Table {
         let sum = file_checksum(&mut f, self.file_len() - HEADER_LEN as u64).map_err(io)?;
         // The header's payload checksum (the header itself was checked at open).
         let whole = sum == u64_at(&self.bytes, 112);
-        if whole
-            && let Some((r, id)) = &self.record
-            && Identity::of(file, id.payload_sum()) == Some(*id)
-        {
-            r.add(&self.path, *id);
+        if whole {
+            record_pass(&self.record, &self.path, file);
         }
         self.payload.store(
             if whole {

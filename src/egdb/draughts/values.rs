@@ -3,7 +3,7 @@
 //! while reading finished ones, without locks and without `unsafe`.
 //!
 //! [`Known`] is the set of slices a build or a verification can look up, and
-//! [`Known::value`] the value of any position they cover, capture positions included: a
+//! [`Known::value_with`] the value of any position they cover, capture positions included: a
 //! position whose side to move must capture is worth its best capture, resolved recursively
 //! (every capture leads to fewer pieces), since the tables do not store it.
 //!
@@ -199,14 +199,9 @@ impl<R: Rules> Known<R> {
     }
 
     /// The value of any position for its side to move: lost without pieces, its best capture
-    /// when it must capture, else its table code. A [`Missing`] position (a slice not known, or
-    /// a code not stored where it should be) is a build-order bug in a build, a damaged table
-    /// in a verification.
-    pub fn value(&self, pos: &Position<R>) -> Result<Wdl, Missing> {
-        self.value_with(pos, &mut Lists::default())
-    }
-
-    /// [`Known::value`] with move lists reused from `lists`.
+    /// when it must capture, else its table code; move lists are reused from `lists`. A
+    /// [`Missing`] position (a slice not known, or a code not stored where it should be) is a
+    /// build-order bug in a build, a damaged table in a verification.
     pub fn value_with(&self, pos: &Position<R>, lists: &mut Lists) -> Result<Wdl, Missing> {
         if pos.pieces(pos.side()) == 0 {
             return Ok(Wdl::Loss);
@@ -245,9 +240,10 @@ impl<R: Rules> Known<R> {
 }
 
 impl<R: Rules> Known<R> {
-    /// [`Known::value_with`] and [`Known::distance`] at once (one capture test and one lookup
-    /// where the two would make two each): the set-up pass of a build asks both of every man's
-    /// move.
+    /// [`Known::value_with`] and the distance to capture at once: 0 for a side without pieces,
+    /// 1 for a position that must capture, else its stored distance (`None` for a draw, or a
+    /// slice without distances). The set-up pass of a build and the verify pass ask both of
+    /// every move.
     pub fn value_distance_with(
         &self,
         pos: &Position<R>,
@@ -263,20 +259,6 @@ impl<R: Rules> Known<R> {
         let (s, i) = self.locate(pos).ok_or_else(missing)?;
         let v = Wdl::from_code(s.wdl.get(i)).ok_or_else(missing)?;
         Ok((v, s.distance_at(i)))
-    }
-
-    /// The distance to capture of a decided position: 0 for a side without pieces, 1 for a
-    /// position that must capture, else its stored distance; `None` for a draw, or when its slice
-    /// has no distances or is not known.
-    pub fn distance(&self, pos: &Position<R>) -> Option<u16> {
-        if pos.pieces(pos.side()) == 0 {
-            return Some(0);
-        }
-        if movegen::has_capture(pos) {
-            return Some(1);
-        }
-        let (s, i) = self.locate(pos)?;
-        s.distance_at(i)
     }
 }
 
@@ -296,7 +278,7 @@ impl Lists {
     }
 }
 
-/// A position [`Known::value`] cannot give: its slice is absent, or its code is not stored.
+/// A position [`Known::value_with`] cannot give: its slice is absent, or its code is not stored.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Missing {
     /// The position's material, from its side to move.

@@ -117,22 +117,12 @@ pub fn write(dir: &Path, sector: Sector, values: &[u8]) -> Result<u64, EgdbError
 
 /// Opens a sector's table of `kind`, checking its header.
 pub fn open(dir: &Path, sector: Sector, kind: Kind) -> Result<Table, EgdbError> {
-    open_deferring(dir, sector, kind, u64::MAX)
+    open_recorded(dir, sector, kind, u64::MAX, None)
 }
 
 /// [`open`], with the payload checksum of a file longer than `defer_above` bytes left for
-/// later ([`Table::open_deferring`]).
-pub fn open_deferring(
-    dir: &Path,
-    sector: Sector,
-    kind: Kind,
-    defer_above: u64,
-) -> Result<Table, EgdbError> {
-    open_recorded(dir, sector, kind, defer_above, None)
-}
-
-/// [`open_deferring`], sparing the check of a file `record` holds unchanged and adding one that
-/// passes ([`Table::open_recorded`]).
+/// later, sparing the check of a file `record` holds unchanged and adding one that passes
+/// ([`Table::open_recorded`]).
 pub fn open_recorded(
     dir: &Path,
     sector: Sector,
