@@ -12,6 +12,15 @@ use tiao::color::Color;
 use tiao::protocol::dxp::game::Status;
 use tiao::protocol::dxp::log::MAX_LINES_PER_SECOND;
 use tiao::protocol::dxp::message::Board;
+use tiao::protocol::dxp::session::FRAME_GAP;
+
+/// The `[seconds]` stamp of the log line holding byte `at` of `log`.
+fn stamp_of_line(log: &str, at: usize) -> f64 {
+    let start = log[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = &log[start..];
+    let inner = &line[line.find('[').expect("stamped line") + 1..line.find(']').unwrap()];
+    inner.trim().parse().expect("a stamp in seconds")
+}
 
 /// A follower playing quickly (depth 2).
 fn follower() -> (Tiao, u16) {
@@ -257,6 +266,21 @@ fn take_backs_are_accepted_within_the_game_and_refused_outside_it() {
     let mut b = Board10::new(Board::start(), Color::Black);
     let again = b.take(&mut p);
     t.wait_log("took back 3 plies to move 1 with white to move");
+    // Our BACKACC and the move after it are FRAME_GAP apart by tiao's own log stamps (a lower
+    // bound on a wait: load only lengthens it), so a client reading one frame a receive call
+    // (pydraughts) gets the move alone.
+    let sent = format!("send MOVE \"{again}\"");
+    t.wait_log(&sent);
+    let log = t.log_text();
+    let acc = log
+        .rfind("send BACKACC \"K0\"")
+        .unwrap_or_else(|| panic!("BACKACC not logged:\n{log}"));
+    let mv = acc + log[acc..].find(&sent).expect("the move logged after it");
+    let gap = stamp_of_line(&log, mv) - stamp_of_line(&log, acc);
+    assert!(
+        gap >= FRAME_GAP.as_secs_f64() - 0.001,
+        "BACKACC and MOVE {gap} s apart"
+    );
     // Back to move 1 with Black (the peer) to move: accepted, tiao waits for the peer.
     b.answer(&mut p);
     b.take(&mut p);

@@ -22,7 +22,9 @@
 //! - take-backs are accepted (BACKACC `0`) for any position of the current game: the moves after
 //!   it are undone, and if we are then to move, we think and move; the clocks are not given back.
 //!   A BACKREQ outside a game, or naming a position that is not in it, is answered `2` (continue);
-//! - CHAT is logged; a stray BACKACC or a GAMEEND between games is logged and ignored.
+//! - CHAT is logged; a stray BACKACC or a GAMEEND between games is logged and ignored;
+//! - two frames of ours with none of the peer's between them are at least [`FRAME_GAP`] apart
+//!   (a client that reads one frame a receive call would drop the second).
 //!
 //! Deadlines (the session waits with `recv_deadline`, never without one while the peer owes a
 //! message): at the peer's turn in a game, its clock (the GAMEREQ's minutes, measured by us) plus
@@ -83,6 +85,15 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 pub const PEER_GRACE_SHARE: f64 = 0.05;
 /// See [`PEER_GRACE_SHARE`].
 pub const PEER_GRACE_MIN: Duration = Duration::from_secs(1);
+
+/// Shortest time between two frames of ours with no frame of the peer between them (a BACKACC or
+/// a GAMEACC and then a forced MOVE, found in a few milliseconds; a CHAT and then a GAMEEND).
+/// pydraughts 0.6.7, the DXP client of lidraughts-bot, reads a chunk up to the first NUL and
+/// drops whatever came after it, so two frames that reach it in one read lose the second: its
+/// side then waits for a move that was sent and loses on time. The gap lets a reader that waits
+/// in its receive call take the first frame alone; it cannot help one that is not reading (no
+/// sender can), and it costs nothing when the peer answers between our frames, as in play.
+pub const FRAME_GAP: Duration = Duration::from_millis(50);
 
 /// Settings shared by both roles.
 #[derive(Clone, Debug, PartialEq)]
@@ -251,6 +262,8 @@ pub struct Session<'a> {
     activity: Activity,
     /// The lines the peer can make us write as often as it likes.
     noise: RateLimit,
+    /// When we last sent a frame, if the peer has sent none since (see [`FRAME_GAP`]).
+    unanswered: Option<Instant>,
 }
 
 /// What a wait for the peer ends with when nothing comes.
@@ -309,6 +322,7 @@ impl<'a> Session<'a> {
                 last: Instant::now(),
             },
             noise: RateLimit::default(),
+            unanswered: None,
         })
     }
 
@@ -455,6 +469,7 @@ impl<'a> Session<'a> {
     }
 
     fn send(&mut self, msg: &Message) {
+        pace(self.unanswered);
         let text = msg.to_wire();
         let line = format!("send {} {text:?}", msg.name());
         if moves_a_game_on(msg) {
@@ -468,6 +483,7 @@ impl<'a> Session<'a> {
         if let Err(e) = self.stream.write_all(&encode(&text)) {
             self.write_failed.get_or_insert_with(|| e.to_string());
         }
+        self.unanswered = Some(Instant::now());
     }
 
     fn is_initiator(&self) -> bool {
@@ -490,6 +506,10 @@ impl<'a> Session<'a> {
     }
 
     fn on_frame(&mut self, text: &str, at: Instant) {
+        // The peer spoke after our last frame: the next one needs no gap.
+        if self.unanswered.is_some_and(|sent| at >= sent) {
+            self.unanswered = None;
+        }
         let msg = match Message::parse(text) {
             Ok(m) => m,
             Err(e) => {
@@ -942,6 +962,8 @@ impl<'a> Session<'a> {
             );
             return;
         };
+        // The gap before a move (after our BACKACC or GAMEACC) is our time, not the peer's.
+        pace(self.unanswered);
         let now = Instant::now();
         let used = now.saturating_duration_since(live.turn_started);
         live.clock.used += used;
@@ -1163,6 +1185,22 @@ impl Activity {
     }
 }
 
+/// Waits out what is left of [`FRAME_GAP`] after an unanswered frame of ours.
+fn pace(unanswered: Option<Instant>) {
+    let wait = gap_left(unanswered, Instant::now());
+    if !wait.is_zero() {
+        std::thread::sleep(wait);
+    }
+}
+
+/// What is left of [`FRAME_GAP`] at `now` after our frame sent at `unanswered` (none when the
+/// peer has answered it).
+fn gap_left(unanswered: Option<Instant>, now: Instant) -> Duration {
+    unanswered.map_or(Duration::ZERO, |sent| {
+        FRAME_GAP.saturating_sub(now.saturating_duration_since(sent))
+    })
+}
+
 /// A game status in words.
 fn describe(s: Status) -> String {
     match s {
@@ -1208,4 +1246,27 @@ fn spawn_reader(stream: TcpStream, tx: Sender<Input>) -> JoinHandle<()> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_frame_waits_out_the_gap_only_while_the_first_is_unanswered() {
+        let sent = Instant::now();
+        let ms = Duration::from_millis;
+        // Answered (or nothing sent yet): no wait.
+        assert_eq!(gap_left(None, sent + ms(1)), Duration::ZERO);
+        // Unanswered: the rest of the gap, then nothing.
+        assert_eq!(gap_left(Some(sent), sent), FRAME_GAP);
+        assert_eq!(gap_left(Some(sent), sent + ms(20)), FRAME_GAP - ms(20));
+        assert_eq!(gap_left(Some(sent), sent + FRAME_GAP), Duration::ZERO);
+        assert_eq!(
+            gap_left(Some(sent), sent + FRAME_GAP + ms(1)),
+            Duration::ZERO
+        );
+        // A clock read before the send (another thread's instant) waits the whole gap, no more.
+        assert_eq!(gap_left(Some(sent + ms(5)), sent), FRAME_GAP);
+    }
 }
