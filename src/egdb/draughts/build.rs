@@ -153,9 +153,18 @@ impl<R: Rules> DraughtsBuilder<R> {
     }
 
     /// Loads a built slice: codes, and distances in memory (`Dist::Memory`) or read from their
-    /// file as they are asked for (`Dist::File`).
-    fn load(&self, m: Material, distances: Dist) -> Result<Arc<SliceData<R>>, EgdbError> {
+    /// file as they are asked for (`Dist::File`); with `keep`, room for the capture values its
+    /// lookups resolve ([`SliceData::keep_captures`]).
+    fn load(
+        &self,
+        m: Material,
+        distances: Dist,
+        keep: bool,
+    ) -> Result<Arc<SliceData<R>>, EgdbError> {
         let mut data = SliceData::<R>::new(m, distances == Dist::Memory)?;
+        if keep {
+            data.keep_captures()?;
+        }
         if distances == Dist::File {
             let t = Table::open(&distance_path::<R>(&self.dir, m))?;
             t.expect(&header::<R>(m, Kind::Distance))?;
@@ -183,7 +192,8 @@ impl<R: Rules> DraughtsBuilder<R> {
         for n in 2..m.pieces() {
             for d in Material::all(n) {
                 if cache.get(d).is_none() && self.wanted(d) {
-                    cache.insert(self.load(d, Dist::None)?);
+                    // Looked up by every later unit: capture values kept.
+                    cache.insert(self.load(d, Dist::None, true)?);
                 }
             }
         }
@@ -204,7 +214,8 @@ impl<R: Rules> DraughtsBuilder<R> {
         for d in promotion_targets(m) {
             // Their distances are those of the promotions' children (read from the file: a
             // promotion is a small part of the moves, the slices are large).
-            known.insert(self.load(d, if distances { Dist::File } else { Dist::None })?);
+            let dist = if distances { Dist::File } else { Dist::None };
+            known.insert(self.load(d, dist, false)?);
         }
         Ok(known)
     }
@@ -291,7 +302,10 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         let mut known = self.dependencies(m, self.distances)?;
         let mut mine = Vec::new();
         for s in pair(m) {
-            let data = Arc::new(SliceData::<R>::new(s, self.distances)?);
+            let mut data = SliceData::<R>::new(s, self.distances)?;
+            // Its capture positions' values, for the lookups of its later subproblems.
+            data.keep_captures()?;
+            let data = Arc::new(data);
             known.insert(data.clone());
             mine.push(data);
         }
@@ -326,7 +340,7 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         let mut known = self.dependencies(m, distances)?;
         let mut mine = Vec::new();
         for s in pair(m) {
-            let data = self.load(s, if distances { Dist::Memory } else { Dist::None })?;
+            let data = self.load(s, if distances { Dist::Memory } else { Dist::None }, false)?;
             known.insert(data.clone());
             mine.push(data);
         }
@@ -531,5 +545,58 @@ mod tests {
             walk_agrees::<Board8>(m);
             walk_agrees::<Board10>(m);
         }
+    }
+
+    /// The capture values a slice keeps are those resolved again without keeping: every
+    /// capture position of the russian tables up to 4 pieces looked up twice (the second time
+    /// from what the first kept) in slices that keep them, against slices that do not.
+    #[test]
+    fn kept_capture_values_are_the_values_resolved_again() {
+        use crate::draughts::rules::Russian;
+        let dir = std::env::temp_dir().join(format!("tiao-egdb-keep-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let b = DraughtsBuilder::<Russian>::new(&dir, 4, true);
+        crate::egdb::driver::build(&b, false, &mut |_| {}).unwrap();
+        let (mut keeping, mut plain) = (Known::default(), Known::default());
+        for n in 2..=4 {
+            for m in Material::all(n) {
+                keeping.insert(b.load(m, Dist::None, true).unwrap());
+                plain.insert(b.load(m, Dist::None, false).unwrap());
+            }
+        }
+        let mut lists = Lists::default();
+        let mut looked_up = 0u64;
+        for _round in 0..2 {
+            for m in Material::all(4) {
+                let ix = SliceIndex::<Board8>::new(m);
+                for_positions(&ix, 0..ix.positions(), |i, (w, bl, k)| {
+                    let pos = Position::<Russian>::from_parts(w, bl, k, Color::White).unwrap();
+                    if movegen::has_capture(&pos) {
+                        looked_up += 1;
+                        let kept = keeping.value_with(&pos, &mut lists);
+                        assert_eq!(kept, plain.value_with(&pos, &mut lists), "{m} {i}");
+                        assert_eq!(
+                            kept.map(|v| (v, Some(1))),
+                            keeping.value_distance_with(&pos, &mut lists),
+                        );
+                    }
+                });
+            }
+        }
+        let kept: u64 = Material::all(4)
+            .into_iter()
+            .map(|m| {
+                let s = keeping.get(m).unwrap();
+                let c = s.captures.as_ref().expect("loaded keeping");
+                (0..s.index.positions())
+                    .filter(|&i| c.get(i) != NOT_STORED)
+                    .count() as u64
+            })
+            .sum();
+        assert!(
+            kept > 0 && kept * 2 == looked_up,
+            "{kept} kept of {looked_up} lookups"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

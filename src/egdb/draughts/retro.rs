@@ -337,6 +337,12 @@ impl<'a, R: Rules> Sub<'a, R> {
         };
         let stored = state & CAPTURE == 0;
         reg.data.wdl.set(i, if stored { value } else { NOT_STORED });
+        if let Some(c) = &reg.data.captures
+            && !stored
+        {
+            // Not stored in the file, but known: later lookups need not resolve it again.
+            c.keep(i, value);
+        }
         if let Some(d) = &reg.data.distance
             && stored
             && value != DRAW

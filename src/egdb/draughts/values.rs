@@ -5,11 +5,16 @@
 //! [`Known`] is the set of slices a build or a verification can look up, and
 //! [`Known::value_with`] the value of any position they cover, capture positions included: a
 //! position whose side to move must capture is worth its best capture, resolved recursively
-//! (every capture leads to fewer pieces), since the tables do not store it.
+//! (every capture leads to fewer pieces), since the tables do not store it (their files read
+//! anything back there). A slice keeps the capture values its lookups resolve, and a slice being
+//! built those its analysis decides, beside its codes ([`SliceData::captures`]): a build looks
+//! the same positions after a capture up again and again (resolving them was a third of a
+//! kings-heavy russian build).
 //!
 //! Invariants: a code is written once, from [`NOT_STORED`] (all bits 0) to its value, with
-//! `fetch_or`; a slice is read only in the ranges its build has finished (the retrograde
-//! analysis guarantees it: see [`super::retro`]).
+//! `fetch_or` (a capture value kept by two threads at once is the same value, so the bits are);
+//! a slice is read only in the ranges its build has finished (the retrograde analysis
+//! guarantees it: see [`super::retro`]).
 
 use super::index::{Material, SliceIndex, rotate};
 use crate::draughts::movegen;
@@ -54,6 +59,13 @@ impl Packed {
     #[inline(always)]
     pub fn set(&self, i: u64, code: u8) {
         debug_assert_eq!(self.get(i), NOT_STORED);
+        self.words[(i / 32) as usize].fetch_or(((code & 3) as u64) << (2 * (i % 32)), Relaxed);
+    }
+
+    /// Sets the code of position `i` to `code`, which any thread setting it at the same time
+    /// sets too (a capture value): the code must be [`NOT_STORED`] or `code` already.
+    #[inline(always)]
+    pub fn keep(&self, i: u64, code: u8) {
         self.words[(i / 32) as usize].fetch_or(((code & 3) as u64) << (2 * (i % 32)), Relaxed);
     }
 }
@@ -106,6 +118,10 @@ pub struct SliceData<R: Rules> {
     /// Positions of a build whose distance was above [`MAX_DISTANCE`](super::retro::MAX_DISTANCE)
     /// (stored as that): the build refuses to write such a slice.
     pub saturated: AtomicU64,
+    /// The values of capture positions resolved so far ([`NOT_STORED`]: not yet), kept by
+    /// lookups and, in a slice being built, by the retrograde analysis as it decides them (see
+    /// [`SliceData::keep_captures`]).
+    pub captures: Option<Packed>,
 }
 
 impl<R: Rules> SliceData<R> {
@@ -123,8 +139,17 @@ impl<R: Rules> SliceData<R> {
             },
             distance_file: None,
             saturated: AtomicU64::new(0),
+            captures: None,
             index,
         })
+    }
+
+    /// Lets lookups keep the capture values they resolve (2 bits a position more, the memory
+    /// checked first).
+    pub fn keep_captures(&mut self) -> Result<(), EgdbError> {
+        let what = format!("capture values of slice {}", self.index.material);
+        self.captures = Some(Packed::new(&what, self.index.positions())?);
+        Ok(())
     }
 
     /// The stored distance of position `i`: `None` for a draw or a position not stored, or
@@ -142,7 +167,10 @@ impl<R: Rules> SliceData<R> {
     /// Bytes of memory it holds.
     pub fn bytes(&self) -> u64 {
         let n = self.index.positions();
-        n.div_ceil(32) * 8 + if self.distance.is_some() { n } else { 0 }
+        let codes = n.div_ceil(32) * 8;
+        codes
+            + if self.distance.is_some() { n } else { 0 }
+            + if self.captures.is_some() { codes } else { 0 }
     }
 }
 
@@ -182,8 +210,9 @@ impl<R: Rules> Known<R> {
         self.slices.iter().flatten().map(|s| s.bytes()).sum()
     }
 
-    /// The slice and index of a position without a capture pending, turned round when Black is
-    /// to move; `None` when its slice is not known.
+    /// The slice and index of a position, turned round when Black is to move (a capture
+    /// position has its place too, but its code is not stored); `None` when its slice is not
+    /// known.
     #[inline(always)]
     pub fn locate(&self, pos: &Position<R>) -> Option<(&SliceData<R>, u64)> {
         let (mut w, mut b, mut k) = (pos.white(), pos.black(), pos.kings());
@@ -207,11 +236,29 @@ impl<R: Rules> Known<R> {
             return Ok(Wdl::Loss);
         }
         if movegen::has_capture(pos) {
-            return self.best_capture(pos, lists);
+            return self.capture_value(pos, lists);
         }
         let missing = || Missing::of(pos);
         let (s, i) = self.locate(pos).ok_or_else(missing)?;
         Wdl::from_code(s.wdl.get(i)).ok_or_else(missing)
+    }
+
+    /// The value of a position that must capture: kept by an earlier lookup, or its best
+    /// capture's (then kept, where its slice keeps them).
+    fn capture_value(&self, pos: &Position<R>, lists: &mut Lists) -> Result<Wdl, Missing> {
+        let kept = self
+            .locate(pos)
+            .and_then(|(s, i)| Some((s.captures.as_ref()?, i)));
+        if let Some((c, i)) = kept
+            && let Some(v) = Wdl::from_code(c.get(i))
+        {
+            return Ok(v);
+        }
+        let v = self.best_capture(pos, lists)?;
+        if let Some((c, i)) = kept {
+            c.keep(i, v.code());
+        }
+        Ok(v)
     }
 
     /// The value of a position that must capture: its best capture's.
@@ -253,7 +300,7 @@ impl<R: Rules> Known<R> {
             return Ok((Wdl::Loss, Some(0)));
         }
         if movegen::has_capture(pos) {
-            return self.best_capture(pos, lists).map(|v| (v, Some(1)));
+            return self.capture_value(pos, lists).map(|v| (v, Some(1)));
         }
         let missing = || Missing::of(pos);
         let (s, i) = self.locate(pos).ok_or_else(missing)?;
