@@ -340,7 +340,8 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
         let mut known = self.dependencies(m, distances)?;
         let mut mine = Vec::new();
         for s in pair(m) {
-            let data = self.load(s, if distances { Dist::Memory } else { Dist::None }, false)?;
+            // Read only: its capture values may be kept (its successors in it are looked up).
+            let data = self.load(s, if distances { Dist::Memory } else { Dist::None }, true)?;
             known.insert(data.clone());
             mine.push(data);
         }
