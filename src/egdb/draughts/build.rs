@@ -6,8 +6,9 @@
 //! that is its own twin. Units go by pieces, then by men (fewer first: a promotion leads to one
 //! man fewer), so every slice a capture or a promotion reaches is built before.
 //!
-//! Memory: a unit holds every slice of fewer pieces (2 bits a position), the two slices its
-//! promotions reach, its own two slices (2 bits, and a byte a position for distances), and the
+//! Memory: a unit holds every slice of fewer pieces (2 bits a position, and 2 for the capture
+//! values their lookups keep), the two slices its promotions reach (2 bits), its own two slices
+//! (2 bits, 2 for their capture values, and a byte a position for distances), and the
 //! working arrays of its largest subproblem (up to 17 bytes a position when every thread
 //! solves it, see `retro::PARALLEL_BYTES`).
 //!

@@ -86,8 +86,9 @@ pub const PEER_GRACE_SHARE: f64 = 0.05;
 /// See [`PEER_GRACE_SHARE`].
 pub const PEER_GRACE_MIN: Duration = Duration::from_secs(1);
 
-/// Shortest time between two frames of ours with no frame of the peer between them (a BACKACC or
-/// a GAMEACC and then a forced MOVE, found in a few milliseconds; a CHAT and then a GAMEEND).
+/// Shortest time between two frames of ours with no frame of the peer's handled between them (a
+/// BACKACC or a GAMEACC and then a forced MOVE, found in a few milliseconds; a CHAT and then a
+/// GAMEEND; a peer flooding us with requests answered at once waits no gap).
 /// pydraughts 0.6.7, the DXP client of lidraughts-bot, reads a chunk up to the first NUL and
 /// drops whatever came after it, so two frames that reach it in one read lose the second: its
 /// side then waits for a move that was sent and loses on time. The gap lets a reader that waits
@@ -262,7 +263,8 @@ pub struct Session<'a> {
     activity: Activity,
     /// The lines the peer can make us write as often as it likes.
     noise: RateLimit,
-    /// When we last sent a frame, if the peer has sent none since (see [`FRAME_GAP`]).
+    /// When we last sent a frame, if no frame of the peer's has been handled since (see
+    /// [`FRAME_GAP`]).
     unanswered: Option<Instant>,
 }
 
@@ -506,10 +508,10 @@ impl<'a> Session<'a> {
     }
 
     fn on_frame(&mut self, text: &str, at: Instant) {
-        // The peer spoke after our last frame: the next one needs no gap.
-        if self.unanswered.is_some_and(|sent| at >= sent) {
-            self.unanswered = None;
-        }
+        // A frame of the peer's between two of ours: no gap. Handled, not arrived, since our
+        // last: a peer flooding us with requests answered at once (BACKREQ) must not make us
+        // wait a gap for every answer.
+        self.unanswered = None;
         let msg = match Message::parse(text) {
             Ok(m) => m,
             Err(e) => {
