@@ -59,7 +59,7 @@ impl Packed {
     #[inline(always)]
     pub fn set(&self, i: u64, code: u8) {
         debug_assert_eq!(self.get(i), NOT_STORED);
-        self.words[(i / 32) as usize].fetch_or(((code & 3) as u64) << (2 * (i % 32)), Relaxed);
+        self.keep(i, code);
     }
 
     /// Sets the code of position `i` to `code`, which any thread setting it at the same time
