@@ -10,7 +10,7 @@ use tiao::draughts::rules::{English, International, Russian};
 use tiao::game::Evaluate;
 use tiao::game::Game;
 use tiao::search::search_to_depth;
-use tiao::tt::Tt;
+use tiao::search::tt::Tt;
 
 fn search(c: &mut Criterion) {
     let mut g = c.benchmark_group("search");

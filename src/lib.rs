@@ -5,24 +5,22 @@
 //! from a floor to one below it:
 //! - what both games share: [`game`] (the [`Game`](game::Game) and
 //!   [`Evaluate`](game::Evaluate) traits the search is written against, the move list, the
-//!   variant names, the move text errors), [`color`], [`rng`] (the fixed-seed generator and the
-//!   Zobrist keys);
+//!   variant names, the move text errors, [`color`](game::color), [`rng`](game::rng): the
+//!   fixed-seed generator and the Zobrist keys);
 //! - the two games: [`draughts`] (rules values per variant, bitboard move generation, position,
 //!   draw counters, notation, evaluation) and [`morris`] (Nine Men's Morris, the same shape);
 //! - the engine: [`search`] (iterative deepening alpha-beta with quiescence, Lazy SMP over the
-//!   shared [`tt`], limits and [`time`] management, reporting through callbacks: it never
-//!   prints), [`perft`]; [`memory`]: the check every table size given from outside passes;
-//!   [`numbers`]: the one reader of the whole numbers and times users give;
+//!   shared [`tt`](search::tt), limits and [`time`](search::time) management, reporting through
+//!   callbacks: it never prints), [`perft`]; [`memory`]: the check every table size given from
+//!   outside passes; [`numbers`]: the one reader of the whole numbers and times users give;
 //!   [`variant`]: the run-time choice of game, resolved once by [`dispatch!`]; [`engine`]: the
 //!   facade the protocols drive (background searches, events, options); [`track`]: a game
 //!   being played and the one replay of games given as text; [`pdn`]: game records;
 //! - the ways in: [`protocol`] (Hub and DXP, parse and format only), [`matches`](mod@matches)
-//!   (engine matches), [`analysis`], [`render`], [`training`] (fitting the evaluation),
-//!   [`bench`](mod@bench) (the search signature), and the `tiao` command line (`src/cli`).
+//!   (engine matches), [`analysis`], [`render`], [`training`] (fitting the evaluation), and the
+//!   `tiao` command line (`src/cli`, with the bench positions and their signature).
 
 pub mod analysis;
-pub mod bench;
-pub mod color;
 pub mod draughts;
 pub mod egdb;
 pub mod engine;
@@ -35,10 +33,7 @@ pub mod pdn;
 pub mod perft;
 pub mod protocol;
 pub mod render;
-pub mod rng;
 pub mod search;
-pub mod time;
 pub mod track;
 pub mod training;
-pub mod tt;
 pub mod variant;

@@ -28,9 +28,9 @@
 //! Invariant: [`parse`] never panics; on malformed text it returns a [`PdnError`] naming the line.
 //! `parse(write(g)) == g` for every game whose comments hold no `}` (tested).
 
-use crate::color::Color;
 use crate::game::Game;
 use crate::game::Variant;
+use crate::game::color::Color;
 use crate::track::GameTrack;
 pub use crate::track::ReplayError;
 use std::fmt;

@@ -17,10 +17,10 @@
 //! `positions[0]` is the start and `positions[i + 1]` is `positions[i]` after `moves[i]`, a
 //! legal move. Move texts (Hub, PDN) are derived from them on demand.
 
-use crate::color::Color;
 use crate::game::Game;
 use crate::game::MoveError;
 use crate::game::MoveList;
+use crate::game::color::Color;
 use std::fmt;
 
 /// How the rules end a game.

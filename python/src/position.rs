@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use tiao::color::Color;
+use tiao::game::color::Color;
 use tiao::engine::{MAX_THREADS, MoveText};
 use tiao::game::{MoveError, Variant};
 use tiao::pdn::result_text;

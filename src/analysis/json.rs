@@ -9,7 +9,7 @@
 
 use super::Analysis;
 use super::review::MoveReview;
-use crate::color::Color;
+use crate::game::color::Color;
 use crate::search::{Score, ScoreKind};
 use serde::Serialize;
 

@@ -17,8 +17,8 @@
 pub mod json;
 pub mod review;
 
-use crate::color::Color;
 use crate::engine::{Engine, EngineOptions, Event, EventSink, MoveText};
+use crate::game::color::Color;
 use crate::search::{Limits, Params, Score};
 use crate::variant::GameKind;
 use crossbeam_channel::unbounded;

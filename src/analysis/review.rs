@@ -9,8 +9,8 @@
 //! the move is the engine's own choice. [`Thresholds`] turn the loss into a [`Judgement`].
 
 use super::{Analysis, Job, parent_view};
-use crate::color::Color;
 use crate::engine::MoveText;
+use crate::game::color::Color;
 use crate::matches::referee::track_for;
 use crate::pdn::{PdnGame, PdnMove};
 use crate::search::Score;

@@ -3,9 +3,9 @@
 //! `--stop-latency` and `--move-time-usage` measure the engine's timing instead
 //! (`bench_timing`).
 
+use super::bench_positions::{self as bench, POSITIONS};
 use clap::Args;
-use tiao::bench::{self, POSITIONS};
-use tiao::tt::Tt;
+use tiao::search::tt::Tt;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {

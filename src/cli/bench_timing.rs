@@ -10,11 +10,11 @@
 //! Figures, not verdicts: they depend on the machine and its load, so they are measured and
 //! written in the docs (with the machine), never asserted by a test.
 
+use super::bench_positions::POSITIONS;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
-use tiao::bench::POSITIONS;
 use tiao::variant::Variant;
 
 /// The longest wait for a line before the child is taken to hang.

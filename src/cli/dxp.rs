@@ -220,7 +220,7 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tiao::color::Color;
+    use tiao::game::color::Color;
     use tiao::protocol::dxp::game::Outcome;
 
     #[test]

@@ -14,6 +14,7 @@ use tiao::variant::{DrawRuleSet, GameKind};
 
 pub mod analyze;
 pub mod bench;
+mod bench_positions;
 mod bench_timing;
 pub mod board;
 pub mod dxp;

@@ -11,9 +11,9 @@ use std::time::Instant;
 use tiao::dispatch;
 use tiao::draughts::board::Geometry;
 use tiao::draughts::rules::Rules;
+use tiao::search::tt::Tt;
 use tiao::training::data::{self, ChunkHeader};
 use tiao::training::selfplay::{self, PlayedGame, Settings};
-use tiao::tt::Tt;
 use tiao::variant::GameKind;
 
 #[derive(Args, Debug)]

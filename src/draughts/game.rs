@@ -6,8 +6,8 @@ use super::moves::Move;
 use super::notation::{self, FenError};
 use super::position::Position;
 use super::rules::Rules;
-use crate::color::Color;
 use crate::game::Variant;
+use crate::game::color::Color;
 use crate::game::{BulkCount, Game, MoveError, MoveList};
 
 impl<R: Rules> Game for Position<R> {

@@ -2,7 +2,7 @@
 //! position, the draw counters, the notation, and the evaluation.
 //!
 //! Floors, bottom up (each imports only from the floors below it and from the shared
-//! [`crate::game`], [`crate::color`] and [`crate::rng`]):
+//! [`crate::game`], [`crate::game::color`] and [`crate::game::rng`]):
 //! - [`board`]: board geometry (the bitboard layouts of 8x8 and 10x10, their rays and rows);
 //! - [`draw`]: the draw counters and the draw rule sets;
 //! - [`rules`]: one rules value per variant, its facts commented with the rule they implement;

@@ -25,7 +25,6 @@
 //! Loops over the four directions whose bodies are large are written out once per direction
 //! (`each_direction!`), so that every step by a direction is one constant shift.
 
-use crate::color::Color;
 use crate::draughts::board::{
     Bits, DOWN_LEFT, DOWN_RIGHT, Geometry, UP_LEFT, UP_RIGHT, each_direction, first, free_part,
     reverse, step,
@@ -34,6 +33,7 @@ use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
 use crate::draughts::rules::{MidCapturePromotion, Rules};
 use crate::game::MoveList;
+use crate::game::color::Color;
 
 /// No previous jump direction.
 const NO_DIR: usize = 4;

@@ -11,12 +11,12 @@
 //! [`notation::fen`](super::notation::fen), the floor above, which implements them for
 //! [`Position`]; the position itself imports no notation.
 
-use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry};
 use crate::draughts::draw::{Counters, DrawRule, Ply};
 use crate::draughts::moves::Move;
 use crate::draughts::rules::Rules;
-use crate::rng::zobrist;
+use crate::game::color::Color;
+use crate::game::rng::zobrist;
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -141,6 +141,11 @@ impl fmt::Display for Wdl {
     }
 }
 
+/// The largest distance a probe may answer ([`Probed::distance`]): a draughts distance to
+/// conversion is a byte; Morris orders its wins by the loser's pieces, then the plies
+/// (`morris::probe::search_distance`, at most 895). The search's table scores leave room for it.
+pub const DISTANCE_MAX: u16 = 1023;
+
 /// A table probe's answer: the value, and, when distance tables are present, the plies to the
 /// next conversion (draughts: the next capture, by either side; Morris: the next removal) with
 /// best play: the winner converts as soon as it can, the loser holds out as long as it can.
@@ -148,9 +153,8 @@ impl fmt::Display for Wdl {
 pub struct Probed {
     /// Win, draw or loss for the side to move.
     pub wdl: Wdl,
-    /// Plies to the conversion (wins and losses), when known; at most
-    /// [`TABLE_DISTANCE_MAX`](crate::search::score::TABLE_DISTANCE_MAX) (a game may order its
-    /// wins by more than the plies, as Morris does by the loser's pieces first).
+    /// Plies to the conversion (wins and losses), when known; at most [`DISTANCE_MAX`] (a game
+    /// may order its wins by more than the plies, as Morris does by the loser's pieces first).
     pub distance: Option<u16>,
 }
 

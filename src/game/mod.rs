@@ -19,8 +19,10 @@
 //! ([`walk`]).
 
 pub mod bits;
+pub mod color;
 pub mod history;
 pub mod list;
+pub mod rng;
 pub mod text;
 pub mod variant;
 pub mod walk;
@@ -31,7 +33,7 @@ pub use list::{MAX_MOVES, MoveList};
 pub use text::{MoveError, SquareError};
 pub use variant::{UnknownVariant, Variant};
 
-use crate::color::Color;
+use crate::game::color::Color;
 use std::fmt::Debug;
 use std::hash::Hash;
 

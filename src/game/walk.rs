@@ -7,7 +7,7 @@
 //! a function of the generator's state, the start and the ply count.
 
 use super::{Game, MoveList};
-use crate::rng::Rng;
+use crate::game::rng::Rng;
 
 /// Largest |score| (centi-men, side to move, by a shallow search) of a walk kept as a
 /// balanced start.

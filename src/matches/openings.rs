@@ -20,13 +20,13 @@ use crate::dispatch;
 use crate::draughts::position::Position;
 use crate::draughts::rules::{English, Variant};
 use crate::game::Evaluate;
+use crate::game::rng::Rng;
 use crate::game::walk::random_walk;
 use crate::morris::MorrisPosition;
 use crate::pdn;
-use crate::rng::Rng;
 use crate::search;
+use crate::search::tt::Tt;
 use crate::track::ReplayError;
-use crate::tt::Tt;
 use crate::variant::GameKind;
 use std::collections::HashSet;
 

@@ -7,13 +7,13 @@
 //! any accepted form (an engine's Hub move) and are matched against the legal moves, so an illegal
 //! move is caught here.
 
-use crate::color::Color;
 use crate::dispatch;
 use crate::draughts::position::Position;
 use crate::engine::{MoveText, move_text};
 use crate::game::Evaluate;
 use crate::game::MoveError;
 use crate::game::Variant;
+use crate::game::color::Color;
 use crate::morris::MorrisPosition;
 use crate::protocol::hub::client::HubPosition;
 use crate::track::{GameTrack, ReplayError, RuleEnd};

@@ -19,7 +19,7 @@ use super::player::{Player, Request};
 use super::referee::{Track, track_for};
 use super::stats::{Sprt, SprtState, Wdl};
 use super::{Log, PlayerSpec};
-use crate::color::Color;
+use crate::game::color::Color;
 use crate::memory;
 use crate::pdn::{self, PdnGame, PdnMove};
 use crate::search::Score;

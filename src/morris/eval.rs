@@ -31,7 +31,7 @@ use super::board::{
     ADJACENT, DIRECTIONS, MILLS, bit, closes_mill, completing, in_mills, points, step,
 };
 use super::position::MorrisPosition;
-use crate::color::Color;
+use crate::game::color::Color;
 use crate::game::{EVAL_MAX, Evaluate};
 
 /// Defines [`Weights`] from its fields (each an `i32` term), with [`TERMS`], [`Weights::NAMES`],

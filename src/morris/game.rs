@@ -13,11 +13,11 @@ use super::movegen;
 use super::moves::Move;
 use super::notation::{self, FenError};
 use super::position::MorrisPosition;
-use crate::color::Color;
 use crate::game::Game;
 use crate::game::MoveError;
 use crate::game::MoveList;
 use crate::game::Variant;
+use crate::game::color::Color;
 
 impl Game for MorrisPosition {
     type Move = Move;

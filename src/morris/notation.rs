@@ -22,10 +22,10 @@ use super::board::{self, NAMES, points};
 use super::movegen::generate;
 use super::moves::Move;
 use super::position::{MorrisPosition, PIECES_PER_SIDE, PositionError};
-use crate::color::Color;
 use crate::game::MoveError;
 use crate::game::MoveList;
 use crate::game::SquareError;
+use crate::game::color::Color;
 use std::fmt;
 
 /// Reads a point name (`a1`..`g7`, any case).

@@ -13,12 +13,12 @@ use super::movegen;
 use super::moves::Move;
 use super::notation;
 use super::position::MorrisPosition;
-use crate::color::Color;
 use crate::game::BulkCount;
 use crate::game::Game;
 use crate::game::MoveError;
 use crate::game::MoveList;
 use crate::game::Variant;
+use crate::game::color::Color;
 
 impl BulkCount for MorrisPosition {
     #[inline]

@@ -23,7 +23,7 @@
 
 use super::board::{self, ALL, NO_POINT, bit};
 use super::moves::Move;
-use crate::color::Color;
+use crate::game::color::Color;
 use std::fmt;
 
 /// Pieces each side has (RULES.md: 9).
@@ -37,7 +37,7 @@ pub const DRAW_PLIES: u16 = 100;
 /// move. They are the draughts tables' random numbers (men's keys for pieces, kings' keys for
 /// counts in hand), 64 a row, so that indexing with `& 63` needs no bounds check.
 pub mod zobrist {
-    use crate::rng::zobrist as draughts;
+    use crate::game::rng::zobrist as draughts;
 
     /// Key of a piece of colour `c` (0 White, 1 Black) on point `p` (`PIECE[c][p]`, `p < 24`).
     pub const PIECE: [[u64; 64]; 2] = [draughts::PIECE[0][0], draughts::PIECE[1][0]];

@@ -8,7 +8,7 @@ use super::movegen::generate;
 use super::moves::Move;
 use super::position::MorrisPosition;
 use crate::game::MoveList;
-use crate::rng::Rng;
+use crate::game::rng::Rng;
 
 /// Every position of `games` pseudo-random games of at most `plies` plies, from seed `seed`.
 pub fn random_positions(games: usize, plies: usize, seed: u64) -> Vec<MorrisPosition> {

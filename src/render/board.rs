@@ -10,13 +10,13 @@
 //! path and a cross on each captured square. [`text`] is the same board in characters.
 
 use super::{ARROW, HIGHLIGHT, cross, escape, man, num, piece_colours, svg_start};
-use crate::color::Color;
 use crate::dispatch;
 use crate::draughts::board::Geometry;
 use crate::draughts::notation::path::find_path;
 use crate::draughts::position::Position;
 use crate::draughts::rules::{Rules, SquareNotation};
 use crate::game::Game;
+use crate::game::color::Color;
 use crate::track::GameTrack;
 use crate::variant::GameKind;
 

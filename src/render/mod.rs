@@ -9,7 +9,7 @@ pub mod board;
 pub mod morris;
 pub mod plot;
 
-use crate::color::Color;
+use crate::game::color::Color;
 
 /// Text escaped for XML content and attribute values.
 pub fn escape(text: &str) -> String {

@@ -10,8 +10,8 @@
 
 use super::board::Style;
 use super::{ARROW, HIGHLIGHT, cross, num, svg_start};
-use crate::color::Color;
 use crate::game::Game;
+use crate::game::color::Color;
 use crate::morris::board::{self, NAMES, POINTS};
 use crate::morris::{MorrisPosition, Move};
 use crate::track::GameTrack;

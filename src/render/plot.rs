@@ -7,7 +7,7 @@
 
 use super::{escape, num};
 use crate::analysis::review::{Judgement, MoveReview, white_text};
-use crate::color::Color;
+use crate::game::color::Color;
 use crate::search::{Score, ScoreKind};
 
 /// A point of the plot: the score of the position before ply `i` (White's side, men).

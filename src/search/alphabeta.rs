@@ -40,8 +40,8 @@ use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::{MAX_MOVES, MoveList};
-use crate::time::{TimeManager, TimeParams};
-use crate::tt::{Bound, NO_MOVE, Tt};
+use crate::search::time::{TimeManager, TimeParams};
+use crate::search::tt::{Bound, NO_MOVE, Tt};
 use std::sync::atomic::{AtomicU64, Ordering as MemOrder};
 use std::time::Instant;
 

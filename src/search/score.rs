@@ -34,10 +34,9 @@ pub const WIN_MIN: i32 = WIN - MAX_PLY as i32;
 
 /// A table win at the root with a conversion at once; table wins are below it.
 pub const TABLE_WIN: i32 = 9_600;
-/// The largest distance a table answer may carry (`Probed::distance`): a draughts distance
-/// to conversion is a byte; Morris orders its wins by the loser's pieces, then the plies
-/// (`egdb::morris::probe::search_distance`, at most 895).
-pub const TABLE_DISTANCE_MAX: i32 = 1023;
+/// The largest distance a table answer may carry ([`Probed::distance`], the tables'
+/// [`DISTANCE_MAX`](crate::egdb::DISTANCE_MAX)).
+pub const TABLE_DISTANCE_MAX: i32 = crate::egdb::DISTANCE_MAX as i32;
 /// How far apart the evaluation spreads table wins without distances.
 const TABLE_EVAL_SPREAD: i32 = 200;
 /// The lowest table win: a win without distance (kept below every win with one), at the deepest

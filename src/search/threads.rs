@@ -16,8 +16,8 @@ use super::{Control, Limits, Report, SearchOptions, SearchResult, reply_at};
 use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::MoveList;
-use crate::time::TimeManager;
-use crate::tt::Tt;
+use crate::search::time::TimeManager;
+use crate::search::tt::Tt;
 use std::time::Instant;
 
 /// What one search is given (see [`search`](super::search)), and when it started.

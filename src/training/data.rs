@@ -34,9 +34,9 @@
 //! byte offset. A file cut short by an interrupted run loses only its last, partial chunk
 //! ([`scan`] finds where the valid part ends, so a writer resumes there).
 
-use crate::color::Color;
 use crate::game::Variant;
-use crate::rng::fnv1a;
+use crate::game::color::Color;
+use crate::game::rng::fnv1a;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::ops::Range;

@@ -12,17 +12,17 @@
 //! evaluation scores in the quiescence search) and it lies after the opening walk.
 
 use super::data::{DECISIVE, Record};
-use crate::color::Color;
 use crate::draughts::movegen::has_capture;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
 use crate::game::Game;
+use crate::game::color::Color;
+use crate::game::rng::Rng;
 use crate::game::walk::random_walk;
-use crate::rng::Rng;
 use crate::search::score::is_decisive;
+use crate::search::tt::Tt;
 use crate::search::{self, Control, Limits, SearchOptions};
 use crate::track::{GameTrack, RuleEnd};
-use crate::tt::Tt;
 
 pub use crate::game::walk::BALANCE;
 /// Opening walks tried per game before the last one is taken whatever its score.

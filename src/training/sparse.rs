@@ -23,7 +23,6 @@
 //! million in 3.8 GB).
 
 use super::data::{DECISIVE, Record};
-use crate::color::Color;
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::hand_part;
 use crate::draughts::eval::patterns::{
@@ -32,7 +31,8 @@ use crate::draughts::eval::patterns::{
 };
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::rng::Rng;
+use crate::game::color::Color;
+use crate::game::rng::Rng;
 use rayon::prelude::*;
 
 /// One training position, ready for the model.
@@ -400,8 +400,8 @@ mod tests {
     use super::*;
     use crate::draughts::board::Board8;
     use crate::draughts::rules::English;
+    use crate::search::tt::Tt;
     use crate::training::selfplay::{Settings, play_game};
-    use crate::tt::Tt;
 
     #[test]
     fn a_sample_is_the_size_the_docs_give() {

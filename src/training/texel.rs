@@ -424,7 +424,7 @@ pub(crate) fn synthetic<const N: usize>(
     k: f64,
     never: &[usize],
 ) -> Vec<Sample<N>> {
-    let mut rng = crate::rng::Rng::new(3);
+    let mut rng = crate::game::rng::Rng::new(3);
     (0..4000)
         .map(|_| {
             let mut counts = [0f32; N];

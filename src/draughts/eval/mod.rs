@@ -15,11 +15,11 @@
 pub mod patterns;
 pub mod weights;
 
-use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry, each_direction, free_part, step};
 use crate::draughts::movegen::man_steps;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
+use crate::game::color::Color;
 use crate::game::{EVAL_MAX, Evaluate};
 use weights::{TERMS, Term, Weights};
 
@@ -523,7 +523,7 @@ mod tests {
             for c in 0..2 {
                 let values = man_square_values::<R::Board>(weights::for_rules::<R>(), c);
                 let planes = &<R as ManSquares>::MAN_SQUARES[c];
-                let mut rng = crate::rng::Rng::new(7 + c as u64);
+                let mut rng = crate::game::rng::Rng::new(7 + c as u64);
                 for _ in 0..1000 {
                     let b = rng.next_u64() & R::Board::ALL;
                     let direct: i32 = Bits(b).map(|x| values[x as usize]).sum();
@@ -574,7 +574,7 @@ mod tests {
     fn man_steps_are_the_quiet_moves_of_men() {
         // With men only and no capture, a side's legal moves are exactly its men's steps.
         fn check<R: Rules>(games: usize) {
-            let mut rng = crate::rng::Rng::new(11);
+            let mut rng = crate::game::rng::Rng::new(11);
             let mut list = crate::game::MoveList::new();
             let mut checked = 0;
             for _ in 0..games {
@@ -627,7 +627,7 @@ mod tests {
         // as `evaluate` sums; the evaluation is that plus the patterns.
         fn check<R: Rules>() {
             let w = weights::for_rules::<R>();
-            let mut rng = crate::rng::Rng::new(5);
+            let mut rng = crate::game::rng::Rng::new(5);
             let mut list = crate::game::MoveList::new();
             let (mut checked, mut kings) = (0, 0);
             for _ in 0..40 {

@@ -40,7 +40,7 @@
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::weights::Family;
 use crate::draughts::rules::Rules;
-use crate::rng::fnv1a;
+use crate::game::rng::fnv1a;
 use std::fmt;
 use std::sync::OnceLock;
 

@@ -11,11 +11,11 @@
 //! (`W:W31,32,...:B1,2,...`), squares numeric or algebraic as the variant writes them.
 
 use super::square;
-use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry};
 use crate::draughts::position::{Position, PositionError};
 use crate::draughts::rules::Rules;
 use crate::game::SquareError;
+use crate::game::color::Color;
 use std::fmt;
 
 /// Why a FEN was rejected.

@@ -9,11 +9,11 @@
 //! This is the slow, simple twin of the generator's capture search (it lists every landing
 //! square, turning or not); tests check that both agree on every capture they see.
 
-use crate::color::Color;
 use crate::draughts::board::{Geometry, step};
 use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
 use crate::draughts::rules::{MidCapturePromotion, Rules};
+use crate::game::color::Color;
 
 /// How the `via` squares must appear in the path.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -2,9 +2,9 @@
 //! the FMJD-64 draw rules.
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::color::Color;
 use crate::draughts::board::Board8;
 use crate::draughts::draw::{DrawRules, FMJD64};
+use crate::game::color::Color;
 
 /// Brazilian draughts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

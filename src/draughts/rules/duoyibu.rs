@@ -1,9 +1,9 @@
 //! Duoyibu (多依布, Kazakh *doiby*), seed 003: russian-like captures plus the king rule.
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::color::Color;
 use crate::draughts::board::Board8;
 use crate::draughts::draw::{DrawRules, REPETITION_ONLY};
+use crate::game::color::Color;
 
 /// Duoyibu.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

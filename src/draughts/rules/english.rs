@@ -1,9 +1,9 @@
 //! English draughts / American checkers (seed 000, WCDF rules).
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::color::Color;
 use crate::draughts::board::Board8;
 use crate::draughts::draw::{DrawRules, ENGLISH};
+use crate::game::color::Color;
 
 /// English draughts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! International draughts (10x10), FMJD rules; seeds 001/002, RULES.md "The variants".
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::color::Color;
 use crate::draughts::board::Board10;
 use crate::draughts::draw::{DrawRules, INTERNATIONAL};
+use crate::game::color::Color;
 
 /// International draughts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -9,10 +9,10 @@
 //! Adding a variant: a new file here with its rules value, a perft file in `tests/data/`, and a
 //! rules test file in `tests/`.
 
-use crate::color::Color;
 use crate::draughts::board::Geometry;
 use crate::draughts::draw::DrawRules;
 pub use crate::game::Variant;
+use crate::game::color::Color;
 use std::fmt;
 
 mod brazilian;

@@ -2,9 +2,9 @@
 //! mid-capture becomes a king at once and continues capturing as a king.
 
 use super::{MidCapturePromotion, Rules, SquareNotation, Variant};
-use crate::color::Color;
 use crate::draughts::board::Board8;
 use crate::draughts::draw::{DrawRules, FMJD64, RUSSIAN};
+use crate::game::color::Color;
 
 /// Russian draughts with the draw rules of seed 004.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -14,7 +14,6 @@
 use super::build::{header, header_of_size};
 use super::index::{Material, SliceIndex, rotate};
 use super::{DISTANCE_EXT, WDL_EXT, max_table_pieces};
-use crate::color::Color;
 use crate::draughts::movegen;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
@@ -22,6 +21,7 @@ use crate::egdb::checked::CheckRecord;
 use crate::egdb::{
     CHECK_AT_OPEN_MAX, EgdbError, Kind, Opened, Probe, Probed, Table, Wdl, pending_check,
 };
+use crate::game::color::Color;
 use crate::game::{MoveList, Variant};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};

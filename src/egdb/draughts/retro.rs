@@ -53,7 +53,6 @@
 
 use super::index::{Material, SliceIndex, rotate};
 use super::values::{Known, Lists, SliceData};
-use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry, free_part, step};
 use crate::draughts::movegen;
 use crate::draughts::moves::Move;
@@ -61,6 +60,7 @@ use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
 use crate::egdb::{EgdbError, NOT_STORED, Wdl};
 use crate::game::MoveList;
+use crate::game::color::Color;
 use crate::memory::{self, MIB};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering::Relaxed};

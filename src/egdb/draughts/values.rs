@@ -216,7 +216,7 @@ impl<R: Rules> Known<R> {
     #[inline(always)]
     pub fn locate(&self, pos: &Position<R>) -> Option<(&SliceData<R>, u64)> {
         let (mut w, mut b, mut k) = (pos.white(), pos.black(), pos.kings());
-        if pos.side() == crate::color::Color::Black {
+        if pos.side() == crate::game::color::Color::Black {
             (w, b, k) = (
                 rotate::<R::Board>(b),
                 rotate::<R::Board>(w),
@@ -340,7 +340,7 @@ impl Missing {
                 pos.white(),
                 pos.black(),
                 pos.kings(),
-                pos.side() == crate::color::Color::White,
+                pos.side() == crate::game::color::Color::White,
             ),
         }
     }

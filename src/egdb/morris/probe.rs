@@ -17,13 +17,13 @@
 
 use super::index::{MAX_PIECES, MIN_PIECES, Sector};
 use super::store;
-use crate::color::Color;
 use crate::egdb::checked::CheckRecord;
 use crate::egdb::{
     CHECK_AT_OPEN_MAX, EgdbError, Kind, NOT_STORED, Opened, Opener, Probe, Probed, Table, Wdl,
     pending_check,
 };
 use crate::game::Variant;
+use crate::game::color::Color;
 use crate::morris::MorrisPosition;
 use crate::morris::position::DRAW_PLIES;
 use rayon::prelude::*;
@@ -85,7 +85,7 @@ pub fn search_distance(loser_pieces: u32, d: u32) -> u16 {
 
 const _: () = assert!(
     PIECE_STEP * (MAX_PIECES - MIN_PIECES) as u32 + PIECE_STEP - 1
-        <= crate::search::score::TABLE_DISTANCE_MAX as u32,
+        <= crate::egdb::DISTANCE_MAX as u32,
     "search distances fit the table scores' range"
 );
 

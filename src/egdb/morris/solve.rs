@@ -35,7 +35,7 @@
 
 use super::index::{MIN_PIECES, Sector};
 use super::value::{DRAW, Value, is_loss};
-use crate::color::Color;
+use crate::game::color::Color;
 use crate::memory::{self, MemoryError};
 use crate::morris::MorrisPosition;
 use crate::morris::board::{

@@ -7,7 +7,7 @@
 //!
 //! Allocation ([`Clock::limits`]): the search gets the time left less a reserve (the larger of
 //! [`RESERVE_SHARE`] of the game's time and [`MIN_RESERVE`]) as its clock, with the moves still
-//! to play when the GAMEREQ has a move limit, and the time manager (`crate::time`) turns that into
+//! to play when the GAMEREQ has a move limit, and the time manager (`crate::search::time`) turns that into
 //! a soft and a hard budget; the engine is also given [`MOVE_OVERHEAD`] for the network and our
 //! own message handling. The hard budget is at most 40% (80% on the last move) of what it is
 //! given, so the time left shrinks geometrically at worst and the reserve is never touched.
@@ -98,7 +98,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::{TimeManager, TimeParams};
+    use crate::search::time::{TimeManager, TimeParams};
     use std::time::Instant;
 
     fn params() -> TimeParams {

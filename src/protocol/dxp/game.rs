@@ -14,11 +14,11 @@
 //! them), and the track starts at `setup.start`.
 
 use super::message::{BackReq, Board, DxpMove, SQUARES};
-use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry};
 use crate::draughts::moves::Move;
 use crate::draughts::rules::{International, Rules};
 use crate::game::Game as _;
+use crate::game::color::Color;
 use crate::track::{GameTrack, RuleEnd};
 use std::fmt;
 

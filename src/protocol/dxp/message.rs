@@ -22,10 +22,10 @@
 //! texts so that the result always reads back ([`Message::parse`] of [`Message::to_wire`] is the
 //! identity on every value the constructors and parsers produce).
 
-use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry};
 use crate::draughts::position::{Position, PositionError};
 use crate::draughts::rules::{International, Rules};
+use crate::game::color::Color;
 use std::fmt;
 
 /// The only protocol version there is.

@@ -26,7 +26,7 @@ pub mod server;
 pub mod session;
 
 use crate::engine::{Engine, EngineError, EngineOptions};
-use crate::time::TimeParams;
+use crate::search::time::TimeParams;
 use crate::variant::{GameKind, Variant};
 
 /// The default TCP port of DXP (`tiao dxp --listen` defaults to it on 127.0.0.1).

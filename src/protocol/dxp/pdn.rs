@@ -6,8 +6,8 @@
 //! after the last move.
 
 use super::game::Record;
-use crate::color::Color;
 use crate::game::Variant;
+use crate::game::color::Color;
 use crate::pdn::{self, PdnGame, PdnMove};
 use std::fs::OpenOptions;
 use std::io::{self, Write};

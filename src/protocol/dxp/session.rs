@@ -57,9 +57,9 @@ use super::message::{
     GameReq, MAX_CHAT, Message, StartPosition, VERSION,
 };
 use super::pdn;
-use crate::color::Color;
 use crate::engine::{Done, Engine, Event, EventSink};
 use crate::game::Game as _;
+use crate::game::color::Color;
 use crate::track::{GameTrack, RuleEnd};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::io::Write;

@@ -2,10 +2,10 @@
 //! number order (`w` white man, `b` black man, `W` white king, `B` black king, `e` empty): 51
 //! characters on 10x10, 33 on 8x8 (numbered as RULES.md fixes it, square 1 = b8).
 
-use crate::color::Color;
 use crate::draughts::board::{Bits, Geometry};
 use crate::draughts::position::{Position, PositionError};
 use crate::draughts::rules::Rules;
+use crate::game::color::Color;
 use std::fmt;
 
 /// Why a Hub position string was rejected.

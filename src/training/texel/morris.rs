@@ -71,7 +71,7 @@ pub fn free_terms(samples: &[Sample<TERMS>], fixed: &[usize]) -> [bool; TERMS] {
 mod tests {
     use super::super::{error, fit_scale, fit_weights, synthetic};
     use super::*;
-    use crate::color::Color;
+    use crate::game::color::Color;
     use crate::morris::eval::{MILL_IN_ONE, WEIGHTS, evaluate_with};
     use crate::pdn;
 

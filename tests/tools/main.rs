@@ -1,0 +1,16 @@
+//! The `tools` test program: the tools: `tiao match`, batch analysis, board pictures, command-line
+//! output, self-play and tuning end to end. One program per area of `tests/`, linked once; each
+//! module was a test file of its own. Helpers shared between areas are in `tests/support/`.
+
+#[path = "../support/cli.rs"]
+mod cli_support;
+
+mod analyze_batch;
+mod board_svg;
+mod cli_output;
+mod match_faults;
+mod match_pdn;
+mod match_runner;
+mod selfplay_cli;
+mod source_tree;
+mod tune_cli;

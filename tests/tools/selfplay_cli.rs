@@ -1,0 +1,183 @@
+//! `tiao selfplay` and `tiao tune --data` end to end on a few quick games: the data file is
+//! written, resumed and sharded deterministically, a pattern table is trained from it and reads
+//! back as the family's weights; malformed data and bad arguments are refused with errors that
+//! name the problem.
+
+use crate::cli_support::{tiao, tiao_env};
+use std::path::{Path, PathBuf};
+use tiao::draughts::eval::patterns::PatternWeights;
+use tiao::game::Variant;
+use tiao::training::data;
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tiao-selfplay-{}-{name}", std::process::id()))
+}
+
+fn selfplay(out: &Path, games: &str, extra: &[&str]) -> (String, String, bool) {
+    let mut args = vec![
+        "selfplay",
+        "-v",
+        "english",
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--chunk-games",
+        "2",
+        "--out",
+    ];
+    args.push(out.to_str().unwrap());
+    args.extend_from_slice(extra);
+    tiao(&args)
+}
+
+fn records(path: &Path) -> Vec<data::Record> {
+    data::read_all(std::fs::File::open(path).unwrap(), Variant::English).unwrap()
+}
+
+#[test]
+fn selfplay_is_deterministic_resumable_and_shardable() {
+    let whole = temp("whole.tsd");
+    let _ = std::fs::remove_file(&whole);
+    let (out, err, ok) = selfplay(&whole, "6", &[]);
+    assert!(ok, "{err}");
+    assert!(out.contains("6 games"), "{out}");
+    let all = records(&whole);
+    assert!(!all.is_empty());
+    // Cut inside the last chunk: the run resumes and writes the same file.
+    let bytes = std::fs::read(&whole).unwrap();
+    let cut = temp("cut.tsd");
+    std::fs::write(&cut, &bytes[..bytes.len() - 7]).unwrap();
+    let (_, err, ok) = selfplay(&cut, "6", &[]);
+    assert!(ok, "{err}");
+    assert!(err.contains("resuming after game 4"), "{err}");
+    assert_eq!(std::fs::read(&cut).unwrap(), bytes);
+    // Run again complete: nothing to add.
+    let (_, err, ok) = selfplay(&cut, "6", &[]);
+    assert!(ok && err.contains("resuming after game 6"), "{err}");
+    assert_eq!(std::fs::read(&cut).unwrap(), bytes);
+    // Two shards concatenated hold the same positions.
+    let (s0, s1) = (temp("s0.tsd"), temp("s1.tsd"));
+    for (p, s) in [(&s0, "0/2"), (&s1, "1/2")] {
+        let _ = std::fs::remove_file(p);
+        let (_, err, ok) = selfplay(p, "6", &["--shard", s]);
+        assert!(ok, "{err}");
+    }
+    let mut joined = std::fs::read(&s0).unwrap();
+    joined.extend(std::fs::read(&s1).unwrap());
+    let merged = temp("merged.tsd");
+    std::fs::write(&merged, joined).unwrap();
+    let key = |r: &data::Record| (r.white, r.black, r.kings, r.ply, r.score, r.result);
+    let (mut a, mut b): (Vec<_>, Vec<_>) = (
+        all.iter().map(key).collect(),
+        records(&merged).iter().map(key).collect(),
+    );
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    // Another run's file is not appended to.
+    let (_, err, ok) = selfplay(&whole, "6", &["--seed", "9"]);
+    assert!(!ok && err.contains("another run"), "{err}");
+    for p in [whole, cut, s0, s1, merged] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn patterns_train_from_selfplay_data() {
+    let set = temp("train.tsd");
+    let _ = std::fs::remove_file(&set);
+    let (_, err, ok) = selfplay(&set, "16", &[]);
+    assert!(ok, "{err}");
+    let weights = temp("english.tpw");
+    let tune = |variant: &str, extra: &[&str]| {
+        let mut args = vec!["tune", "-v", variant, "--data", set.to_str().unwrap()];
+        args.extend_from_slice(&["--out", weights.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        tiao(&args)
+    };
+    let (out, err, ok) = tune(
+        "english",
+        &["--epochs", "2", "--batch", "256", "--holdout", "4"],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("epoch   2: fit loss"), "{out}");
+    let w = PatternWeights::parse(&std::fs::read(&weights).unwrap(), "english", 15).unwrap();
+    assert!(w.table.iter().any(|&v| v != 0));
+    // Russian data is not english data.
+    let (_, err, ok) = tune("russian", &[]);
+    assert!(
+        !ok && err.contains("english data where russian was expected"),
+        "{err}"
+    );
+    for p in [set, weights] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn bad_data_and_arguments_are_refused() {
+    let junk = temp("junk.tsd");
+    std::fs::write(&junk, b"[Event \"not data\"]\n1. 32-28 *\n").unwrap();
+    let out = temp("junk.tpw");
+    let (_, err, ok) = tiao(&[
+        "tune",
+        "--data",
+        junk.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("not tiao self-play data"), "{err}");
+    let (_, err, ok) = selfplay(&junk, "6", &[]);
+    assert!(!ok && err.contains("holds no self-play data"), "{err}");
+    let (_, err, ok) = tiao(&["tune", "--data", junk.to_str().unwrap()]);
+    assert!(!ok && err.contains("--out"), "{err}");
+    for (args, needle) in [
+        (
+            vec!["selfplay", "--out", "x.tsd", "--shard", "2/2"],
+            "0 <= I < N",
+        ),
+        (
+            vec!["selfplay", "--out", "x.tsd", "--nodes", "0"],
+            "0 is not in 1..=4294967295",
+        ),
+        (vec!["selfplay", "-v", "morris", "--out", "x.tsd"], "morris"),
+    ] {
+        let (_, err, ok) = tiao(&args);
+        assert!(!ok && err.contains(needle), "{args:?}: {err}");
+    }
+    // The workers' tables together are checked against the memory before anything is written.
+    let capped = temp("capped.tsd");
+    let _ = std::fs::remove_file(&capped);
+    let (_, err, ok) = tiao_env(
+        &[
+            "selfplay",
+            "--threads",
+            "4",
+            "--hash",
+            "64",
+            "--out",
+            capped.to_str().unwrap(),
+        ],
+        &[("TIAO_MEMORY_MIB", "200")],
+    );
+    assert!(
+        !ok && err.contains("4 workers (--threads) x 64 MiB"),
+        "{err}"
+    );
+    assert!(!capped.exists(), "nothing written");
+    let (_, err, ok) = tiao(&[
+        "tune",
+        "--data",
+        junk.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--lr",
+        "nan",
+    ]);
+    assert!(!ok && err.contains("--lr NaN"), "{err}");
+    let _ = std::fs::remove_file(junk);
+    let _ = std::fs::remove_file(out);
+}

@@ -1,0 +1,196 @@
+//! `tiao tune` end to end: games played by `tiao match` are fitted and the weights printed as
+//! the Rust value for `src/draughts/eval/weights.rs` (or `src/morris/eval.rs` with `-v morris`);
+//! bad arguments and bad files are errors that name the problem.
+
+use crate::cli_support::tiao;
+use std::path::PathBuf;
+
+/// A PDN file of `games` quick games of `variant` between two built-in engines.
+fn games(variant: &str, games: usize) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("tiao-tune-{variant}-{}.pdn", std::process::id()));
+    let (_, err, ok) = tiao(&[
+        "match",
+        "--engine",
+        "tiao",
+        "--engine",
+        "tiao",
+        "--variant",
+        variant,
+        "--nodes",
+        "300",
+        "--games",
+        &games.to_string(),
+        "--quiet",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    path
+}
+
+/// The errors of a fit's output: before and after, on the fitted and the held-out games.
+fn assert_errors_reported(out: &str) {
+    for label in ["current weights", "fitted weights (rounded)"] {
+        let line = format!("mean squared error, {label}: fit 0.");
+        assert!(out.contains(&line), "{line} in {out}");
+    }
+    assert!(out.contains(", test 0."), "{out}");
+}
+
+#[test]
+fn fits_played_games_and_prints_the_weights() {
+    for (variant, family) in [("international", "INTERNATIONAL"), ("english", "ENGLISH")] {
+        let pdn = games(variant, 24);
+        let (out, err, ok) = tiao(&["tune", "--variant", variant, "--pdn", pdn.to_str().unwrap()]);
+        assert!(ok, "{err}");
+        let head = out.lines().next().unwrap();
+        assert!(
+            head.starts_with(&format!("tune {variant} (weights {family}): ")),
+            "{head}"
+        );
+        assert!(head.contains("from 24 games (0 skipped)"), "{head}");
+        assert_errors_reported(&out);
+        assert!(
+            out.contains("man                         100      100  (kept)"),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("pub const {family}: Weights = Weights {{")),
+            "{out}"
+        );
+        assert!(out.trim_end().ends_with("};"), "{out}");
+        // A weight kept by name stays; an unknown name is an error listing the names.
+        let (out, err, ok) = tiao(&[
+            "tune",
+            "--variant",
+            variant,
+            "--pdn",
+            pdn.to_str().unwrap(),
+            "--fix",
+            "king",
+        ]);
+        assert!(ok, "{err}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("king ") && l.ends_with("(kept)")),
+            "{out}"
+        );
+        let (_, err, ok) = tiao(&["tune", "--pdn", pdn.to_str().unwrap(), "--fix", "queen"]);
+        assert!(!ok);
+        assert!(
+            err.contains("--fix queen: no such weight (weights: man, king, advance[0]"),
+            "{err}"
+        );
+        std::fs::remove_file(pdn).ok();
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_naming_it() {
+    let (_, err, ok) = tiao(&["tune", "--pdn", "/nonexistent/games.pdn"]);
+    assert!(!ok);
+    assert!(err.contains("/nonexistent/games.pdn"), "{err}");
+    let (_, err, ok) = tiao(&["tune", "--variant", "morris", "--pdn", "x.pdn"]);
+    assert!(!ok);
+    assert!(err.contains("x.pdn: cannot read"), "{err}");
+    // Games without a result give nothing to fit.
+    let path = std::env::temp_dir().join(format!("tiao-tune-open-{}.pdn", std::process::id()));
+    std::fs::write(&path, "[Event \"x\"]\n1. 32-28 19-23 *\n").unwrap();
+    let (_, err, ok) = tiao(&["tune", "--pdn", path.to_str().unwrap(), "--skip-plies", "0"]);
+    assert!(!ok);
+    assert!(err.contains("skipped game 1: no result"), "{err}");
+    assert!(err.contains("no positions to fit"), "{err}");
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn fits_morris_games_and_prints_its_weights() {
+    let pdn = games("morris", 6);
+    let path = pdn.to_str().unwrap();
+    let (out, err, ok) = tiao(&[
+        "tune",
+        "-v",
+        "morris",
+        "--pdn",
+        path,
+        "--threads",
+        "1",
+        "--test-percent",
+        "50",
+    ]);
+    assert!(ok, "{err}");
+    let head = out.lines().next().unwrap();
+    assert!(head.starts_with("tune morris: "), "{head}");
+    assert!(head.contains("from 6 games (0 skipped)"), "{head}");
+    assert!(out.contains("scale: "), "{out}");
+    assert_errors_reported(&out);
+    assert!(
+        out.contains("piece_on_board              100      100  (kept)"),
+        "{out}"
+    );
+    // Positions with a mill to close are left out: the side-to-move bonus is never counted.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("mill_in_one ") && l.ends_with("(kept)")),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub const WEIGHTS: Weights = Weights {"),
+        "{out}"
+    );
+    assert!(out.contains("    double_mill: "), "{out}");
+    assert!(out.trim_end().ends_with("};"), "{out}");
+    // Weights kept by name; an unknown name lists Morris' names.
+    let (out, err, ok) = tiao(&["tune", "-v", "morris", "--pdn", path, "--fix", "mobility"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("mobility ") && l.ends_with("(kept)")),
+        "{out}"
+    );
+    let (_, err, ok) = tiao(&["tune", "-v", "morris", "--pdn", path, "--fix", "king"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--fix king: no such weight (weights: piece_on_board, piece_in_hand, mill"),
+        "{err}"
+    );
+    // Morris games given to a draughts fit are refused by their Variant tag.
+    let (_, err, ok) = tiao(&["tune", "--pdn", path]);
+    assert!(!ok);
+    assert!(err.contains("game 1 is morris, not international"), "{err}");
+    std::fs::remove_file(pdn).ok();
+}
+
+#[test]
+fn bad_files_for_a_morris_fit_are_errors() {
+    let dir = std::env::temp_dir();
+    let id = std::process::id();
+    // Draughts games: refused by their GameType tag.
+    let draughts = dir.join(format!("tiao-tune-draughts-{id}.pdn"));
+    std::fs::write(
+        &draughts,
+        "[GameType \"20\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2-0\n",
+    )
+    .unwrap();
+    let (_, err, ok) = tiao(&["tune", "-v", "morris", "--pdn", draughts.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("game 1 is international, not morris"), "{err}");
+    // Untagged words that are no moves: every game left out, nothing to fit.
+    let garbage = dir.join(format!("tiao-tune-garbage-{id}.pdn"));
+    std::fs::write(&garbage, "hello world 1-0\n").unwrap();
+    let (_, err, ok) = tiao(&["tune", "-v", "morris", "--pdn", garbage.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("no positions to fit in 1 games"), "{err}");
+    assert!(err.contains("game 1: "), "{err}");
+    // Not text, and not PDN.
+    std::fs::write(&garbage, [0xff, 0xfe, 0x00, 0x80]).unwrap();
+    let (_, err, ok) = tiao(&["tune", "-v", "morris", "--pdn", garbage.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("cannot read"), "{err}");
+    std::fs::write(&garbage, "[Event \"x\"\n1. a1 *\n").unwrap();
+    let (_, err, ok) = tiao(&["tune", "-v", "morris", "--pdn", garbage.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("not a PDN file: line 1"), "{err}");
+    std::fs::remove_file(draughts).ok();
+    std::fs::remove_file(garbage).ok();
+}
