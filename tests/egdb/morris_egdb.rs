@@ -2,13 +2,20 @@
 //! verify pass, and agreement with the search.
 
 use rayon::prelude::*;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tiao::egdb::morris::index::Sector;
 use tiao::egdb::morris::solve::{Solved, solve_pair};
 use tiao::egdb::morris::value::Value;
 use tiao::game::color::Color;
 use tiao::game::{Game, MoveList};
 use tiao::morris::MorrisPosition;
+
+/// Every sector of up to 9 pieces, solved in memory once for the whole test program (the tests
+/// that need fewer pieces read the same values).
+fn solved() -> &'static Solved {
+    static SOLVED: OnceLock<Solved> = OnceLock::new();
+    SOLVED.get_or_init(|| solve_up_to(9))
+}
 
 /// Solves every sector of `pieces` in total or fewer.
 fn solve_up_to(pieces: u8) -> Solved {
@@ -157,7 +164,7 @@ fn pos(s: &str) -> MorrisPosition {
 /// Positions whose values are worked out by hand (in the comments), in sectors of up to 8 pieces.
 #[test]
 fn hand_checked_values() {
-    let t = solve_up_to(8);
+    let t = solved();
     let v = |s: &str| {
         t.probe(&pos(s))
             .unwrap_or_else(|| panic!("{s} not covered"))
@@ -238,7 +245,7 @@ fn built_tables_verify_and_probe_symmetrically() {
     assert!(opened.problems.is_empty(), "{:?}", opened.problems);
     let tables = opened.tables.expect("tables");
     assert_eq!(tables.max_pieces(), 8);
-    let solved = solve_up_to(8);
+    let solved = solved();
     for fen in [
         "W:Wa7,g7,d5,b6,f4:Bc3,e4,a1:H0,0:R0",
         "B:Wc5,e3,b2:Ba7,d7,a4:H0,0:R7",
@@ -378,7 +385,7 @@ fn a_sector_appears_with_its_distances_or_not_at_all() {
 fn search_agrees_with_the_tables() {
     use tiao::search::tt::Tt;
     use tiao::search::{self, ScoreKind};
-    let solved = solve_up_to(6);
+    let solved = solved();
     let s = Sector::new(3, 3);
     let tt = Tt::new(16);
     let mut found = std::collections::HashMap::new();
@@ -434,7 +441,7 @@ fn table_move(t: &Solved, p: &MorrisPosition) -> Option<tiao::morris::Move> {
 /// the stored distance every time, so well before the 100-ply rule, and the game ends in the win.
 #[test]
 fn won_endings_are_converted_before_the_counter() {
-    let t = solve_up_to(8);
+    let t = solved();
     let mut played = 0;
     for sector in [
         Sector::new(3, 3),
@@ -570,7 +577,7 @@ fn the_engine_converts_won_endings_with_the_tables() {
     build(&dir, 9);
     let opened = tiao::egdb::morris::probe::open(&dir, tiao::game::Variant::Morris);
     let tables = opened.tables.expect("tables");
-    let solved = solve_up_to(9);
+    let solved = solved();
     let tt = Tt::new(16);
     let mut games = 0;
     for (sector, least) in [
