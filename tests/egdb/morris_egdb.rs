@@ -477,7 +477,7 @@ fn won_endings_are_converted_before_the_counter() {
                     }
                     fresh = false;
                 }
-                let Some(m) = table_move(&t, &p) else { break };
+                let Some(m) = table_move(t, &p) else { break };
                 p = p.make(&m);
                 plies += 1;
                 since_removal += 1;
@@ -595,7 +595,7 @@ fn the_engine_converts_won_endings_with_the_tables() {
         let step = long.len().div_ceil(4).max(1);
         for &i in long.iter().step_by(step) {
             games += 1;
-            convert(&*tables, &solved, &tt, position(sector, i));
+            convert(&*tables, solved, &tt, position(sector, i));
         }
     }
     // The longest wins of every sector up to 9 pieces: every ply toward the removal must
@@ -616,7 +616,7 @@ fn the_engine_converts_won_endings_with_the_tables() {
     assert!(far.iter().all(|w| w.0 >= 28), "{far:?}");
     for &&(_, sector, i) in &far {
         games += 1;
-        convert(&*tables, &solved, &tt, position(sector, i));
+        convert(&*tables, solved, &tt, position(sector, i));
     }
     assert!(games >= 12, "{games}");
     // With 98 plies gone, a removal 3 plies away comes too late: a draw.
