@@ -12,8 +12,8 @@ use tiao::draughts::eval::weights::{self, Term};
 use tiao::draughts::rules::Rules;
 use tiao::game::Variant;
 use tiao::morris::eval::{WEIGHTS as MORRIS_WEIGHTS, Weights as MorrisWeights};
+use tiao::training::sparse;
 use tiao::training::texel::{self, draughts, morris};
-use tiao::training::{data, sparse};
 use tiao::variant::GameKind;
 
 #[derive(Args, Debug)]
@@ -315,33 +315,28 @@ fn run_patterns<R: Rules>(a: &PatternArgs, kind: GameKind) -> Result<(), String>
 
 fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Result<(), String> {
     let start = Instant::now();
-    let mut records = Vec::new();
-    for path in &a.data {
-        let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        records.extend(
-            data::read_all(std::io::BufReader::new(f), kind.variant)
-                .map_err(|e| format!("{path}: {e}"))?,
-        );
-    }
-    let prepared = sparse::prepare::<R>(&records, a.holdout);
-    drop(records);
-    if prepared.train.is_empty() {
+    let set = sparse::load::<R>(&a.data, kind.variant, a.holdout).map_err(|e| e.to_string())?;
+    if set.train.is_empty() {
         return Err("no positions to train on".into());
     }
     let family = patterns::family_name::<R>();
-    let k = sparse::fit_scale(&prepared.train);
+    let k = sparse::fit_scale(&set.train);
     println!(
         "tune patterns {} (family {family}): {} positions of {} games ({} skipped): {} to fit, \
-         {} held out; scale {k:.6} per centi-man; read in {:.1} s",
+         {} held out ({} MiB, {} bytes a position to fit); scale {k:.6} per centi-man; read in \
+         {:.1} s",
         kind.variant.name(),
-        prepared.train.len() + prepared.valid.len(),
-        prepared.games,
-        prepared.skipped,
-        prepared.train.len(),
-        prepared.valid.len(),
+        set.train.len() + set.valid.len(),
+        set.games,
+        set.skipped,
+        set.train.len(),
+        set.valid.len(),
+        (set.train.len() * sparse::BYTES_PER_POSITION + set.valid.len() * sparse::SAMPLE_BYTES)
+            >> 20,
+        sparse::BYTES_PER_POSITION,
         start.elapsed().as_secs_f64()
     );
-    let mut model = sparse::Model::new::<R::Board>(k);
+    let mut model = sparse::Model::<R::Board>::new(k);
     let settings = sparse::TrainSettings {
         lambda: a.lambda,
         epochs: a.epochs,
@@ -351,37 +346,44 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
         seed: a.seed,
         holdout: a.holdout,
     };
-    let hand_valid = model.loss(&prepared.valid, 1.0);
+    let (hand_valid, _) = sparse::hand_losses(&set.valid, k, a.lambda);
     println!(
         "hand-made evaluation alone: fit loss {:.6}, held-out loss {hand_valid:.6} (results)",
-        model.loss(&prepared.train, a.lambda)
+        sparse::hand_losses(&set.train, k, a.lambda).1
     );
-    let bar = ProgressBar::new((prepared.train.len() * a.epochs) as u64).with_style(
-        ProgressStyle::with_template("{bar:40} epoch {msg}  [{elapsed_precise}, {eta} left]")
-            .expect("a valid template"),
+    // One bar an epoch, over its batches, on stderr (hidden when stderr is no terminal: the
+    // epoch lines below are the log).
+    let steps = set.train.len().div_ceil(a.batch);
+    let bar = ProgressBar::new(steps as u64).with_style(
+        ProgressStyle::with_template(
+            "epoch {msg} {bar:30} {pos}/{len} batches [{elapsed_precise}, {eta} left]",
+        )
+        .expect("a valid template"),
     );
     bar.set_message(format!("1/{}", a.epochs));
+    let mut epoch_start = Instant::now();
     sparse::train(
         &mut model,
-        &prepared.train,
-        &prepared.valid,
+        &set.train,
+        &set.valid,
         &settings,
-        |n| bar.inc(n as u64),
+        |_| bar.inc(1),
         |r| {
-            bar.set_message(format!(
-                "{}/{}: fit loss {:.6}, held-out {:.6}",
-                (r.epoch + 1).min(a.epochs),
-                a.epochs,
-                r.train,
-                r.valid
-            ));
+            let seconds = epoch_start.elapsed().as_secs_f64();
             bar.suspend(|| {
                 println!(
-                    "epoch {:>3}: fit loss {:.6}, held-out loss {:.6} (hand-made alone \
-                     {hand_valid:.6})",
-                    r.epoch, r.train, r.valid
+                    "epoch {:>3}: fit loss {:.6}, held-out loss {:.6} (results; hand-made alone \
+                     {hand_valid:.6}), {:.6} (target); {seconds:.1} s, {:.0} positions/s",
+                    r.epoch,
+                    r.train,
+                    r.valid,
+                    r.valid_target,
+                    set.train.len() as f64 / seconds
                 )
             });
+            bar.set_message(format!("{}/{}", (r.epoch + 1).min(a.epochs), a.epochs));
+            bar.reset();
+            epoch_start = Instant::now();
         },
     );
     bar.finish_and_clear();

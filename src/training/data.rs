@@ -32,7 +32,8 @@
 //! Invariants: a chunk's records belong to its `games` games, in game order; a reader refuses a
 //! chunk whose magic, version, variant, length or checksum is wrong and names the chunk and the
 //! byte offset. A file cut short by an interrupted run loses only its last, partial chunk
-//! ([`scan`] finds where the valid part ends, so a writer resumes there).
+//! ([`scan`] finds where the valid part ends, so a writer resumes there). A reader holds one
+//! chunk at a time ([`read_chunks`]): files larger than the memory stream through.
 
 use crate::game::Variant;
 use crate::game::color::Color;
@@ -232,13 +233,12 @@ pub fn write_chunk<W: Write>(
     out.write_all(&body)
 }
 
-/// Reads a header at `offset` of `bytes`; `Ok(None)` at the end.
-fn read_header(bytes: &[u8], offset: usize) -> Result<Option<ChunkHeader>, DataError> {
-    let at = offset as u64;
-    if offset == bytes.len() {
+/// Reads the header at the start of `rest`, the bytes from byte `at` of the data on (all that
+/// is left, or at least [`HEADER_BYTES`] of it); `Ok(None)` when `rest` is empty (the end).
+fn read_header(rest: &[u8], at: u64) -> Result<Option<ChunkHeader>, DataError> {
+    if rest.is_empty() {
         return Ok(None);
     }
-    let rest = &bytes[offset..];
     if !MAGIC.starts_with(&rest[..rest.len().min(MAGIC.len())]) {
         return Err(DataError::NotData { offset: at });
     }
@@ -272,6 +272,25 @@ fn read_header(bytes: &[u8], offset: usize) -> Result<Option<ChunkHeader>, DataE
     }))
 }
 
+/// The records of the chunk at byte `at` whose header bytes are `header` and whose record
+/// bytes are `body` (all of them: the caller checked the length), after the checksum.
+fn read_body(header: &[u8], body: &[u8], at: u64) -> Result<Vec<Record>, DataError> {
+    let sum = u64::from_le_bytes(header[48..56].try_into().expect("8 bytes"));
+    if fnv1a(body) != sum {
+        return Err(DataError::Checksum { offset: at });
+    }
+    body.chunks_exact(RECORD_BYTES)
+        .enumerate()
+        .map(|(i, b)| {
+            Record::read_from(b).map_err(|reason| DataError::BadRecord {
+                offset: at,
+                index: i as u32,
+                reason,
+            })
+        })
+        .collect()
+}
+
 /// Walks the chunks of `bytes`, checking each, and calls `each` with a valid chunk's byte range
 /// in `bytes`, its header and its records. Stops at the first bad chunk with its error.
 pub fn for_each_chunk(
@@ -279,51 +298,78 @@ pub fn for_each_chunk(
     mut each: impl FnMut(Range<u64>, &ChunkHeader, Vec<Record>) -> Result<(), DataError>,
 ) -> Result<(), DataError> {
     let mut offset = 0;
-    while let Some(h) = read_header(bytes, offset)? {
+    while let Some(h) = read_header(&bytes[offset..], offset as u64)? {
         let at = offset as u64;
         let start = offset + HEADER_BYTES;
         let end = start + h.records as usize * RECORD_BYTES;
         if end > bytes.len() {
             return Err(DataError::Truncated { offset: at });
         }
-        let body = &bytes[start..end];
-        let sum = u64::from_le_bytes(bytes[offset + 48..offset + 56].try_into().expect("8 bytes"));
-        if fnv1a(body) != sum {
-            return Err(DataError::Checksum { offset: at });
-        }
-        let records = body
-            .chunks_exact(RECORD_BYTES)
-            .enumerate()
-            .map(|(i, b)| {
-                Record::read_from(b).map_err(|reason| DataError::BadRecord {
-                    offset: at,
-                    index: i as u32,
-                    reason,
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let records = read_body(&bytes[offset..start], &bytes[start..end], at)?;
         each(at..end as u64, &h, records)?;
         offset = end;
     }
     Ok(())
 }
 
-/// The records of every chunk of a data file, all of `variant`.
-pub fn read_all<R: Read>(mut input: R, variant: Variant) -> Result<Vec<Record>, DataError> {
-    let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes)?;
-    let mut out = Vec::new();
-    for_each_chunk(&bytes, |at, h, records| {
-        if h.variant != variant {
-            return Err(DataError::Variant {
-                offset: at.start,
-                found: format!("{} data where {} was expected", h.variant, variant),
-            });
+/// Reads `input` one chunk at a time, checking each, and calls `each` with the chunk's byte
+/// offset in the input, its header and its records: only one chunk is in memory at a time,
+/// whatever the size of the input. Stops at the first bad chunk with its error.
+pub fn read_chunks<R: Read>(
+    mut input: R,
+    mut each: impl FnMut(u64, &ChunkHeader, Vec<Record>) -> Result<(), DataError>,
+) -> Result<(), DataError> {
+    let mut at = 0u64;
+    let mut head = [0u8; HEADER_BYTES];
+    let mut body = Vec::new();
+    loop {
+        // As much of a header as there is: nothing at the end of the input.
+        let mut got = 0;
+        while got < HEADER_BYTES {
+            match input.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
         }
+        let Some(h) = read_header(&head[..got], at)? else {
+            return Ok(());
+        };
+        // The body grows as it is read: a header that claims more records than the input
+        // holds is a truncated chunk, not a huge allocation.
+        let len = h.records as u64 * RECORD_BYTES as u64;
+        body.clear();
+        (&mut input).take(len).read_to_end(&mut body)?;
+        if (body.len() as u64) < len {
+            return Err(DataError::Truncated { offset: at });
+        }
+        let records = read_body(&head, &body, at)?;
+        each(at, &h, records)?;
+        at += HEADER_BYTES as u64 + len;
+    }
+}
+
+/// The records of every chunk of a data file, all of `variant`.
+pub fn read_all<R: Read>(input: R, variant: Variant) -> Result<Vec<Record>, DataError> {
+    let mut out = Vec::new();
+    read_chunks(input, |at, h, records| {
+        check_variant(at, h, variant)?;
         out.extend(records);
         Ok(())
     })?;
     Ok(out)
+}
+
+/// Refuses the chunk at byte `at` with header `h` unless it holds `variant`'s positions.
+pub fn check_variant(at: u64, h: &ChunkHeader, variant: Variant) -> Result<(), DataError> {
+    if h.variant != variant {
+        return Err(DataError::Variant {
+            offset: at,
+            found: format!("{} data where {} was expected", h.variant, variant),
+        });
+    }
+    Ok(())
 }
 
 /// Where the valid chunks of a file end, and the headers of those chunks.
@@ -406,6 +452,46 @@ mod tests {
         assert!(s.stopped.is_none());
     }
 
+    /// A reader that hands out its bytes one at a time.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            match buf.first_mut() {
+                Some(x) => *x = b,
+                None => return Ok(0),
+            }
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn chunks_stream_from_a_reader_in_pieces() {
+        let mut file = Vec::new();
+        write_chunk(&mut file, &header(2), &records()).unwrap();
+        let second = file.len() as u64;
+        write_chunk(&mut file, &header(1), &records()[1..]).unwrap();
+        let mut seen = Vec::new();
+        read_chunks(Trickle(&file), |at, h, r| {
+            seen.push((at, h.records, r));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            seen,
+            vec![(0, 2, records()), (second, 1, records()[1..].to_vec())]
+        );
+        let e = read_all(Trickle(&file[..file.len() - 1]), Variant::International).unwrap_err();
+        assert!(
+            matches!(e, DataError::Truncated { offset } if offset == second),
+            "{e}"
+        );
+    }
+
     #[test]
     fn bad_data_is_refused_with_its_place() {
         let mut file = Vec::new();
@@ -446,6 +532,19 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+        // A header that claims more records than the data holds: truncated (the body is read
+        // as it comes, nothing of the claimed size is allocated).
+        let mut lying = file[..good].to_vec();
+        lying[44..48].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(
+            read_all(&lying[..], Variant::International),
+            Err(DataError::Truncated { offset: 0 })
+        ));
+        // A cut inside the header of the second chunk.
+        assert!(matches!(
+            read_all(&file[..good + 20], Variant::International),
+            Err(DataError::Truncated { offset }) if offset == good as u64
+        ));
         // A record that is no position, with a valid checksum.
         let mut r = records();
         r[0].black |= r[0].white;

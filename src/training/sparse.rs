@@ -1,6 +1,6 @@
 //! The sparse trainer of the pattern weights (`tiao tune --data`): logistic regression of game
 //! results (blended with the self-play search's score) on the hand-made evaluation plus the
-//! patterns of [`patterns`], fitted by Adam over mini-batches, several threads at once.
+//! patterns of [`patterns`], fitted by Adam over mini-batches, on every core.
 //!
 //! Model: for a position with hand-made score `h` and divisor `d` ([`hand_part`]), opening
 //! share `f` (its [`phase`] over the start's pieces) and configurations `c_w` of its windows,
@@ -14,30 +14,162 @@
 //! plus, per sample, a ridge term `decay / 2 * (f a[p_w]^2 + (1 - f) b[p_w]^2)` over the weights
 //! it uses (frequent and rare configurations are held back alike, relative to their evidence).
 //!
-//! Determinism: the split into fitting and validation is by game (every `n`-th game of the
-//! data is held out), the batches follow a permutation drawn from the seed, and the gradients
-//! of a batch are summed in a fixed order, so a run is repeatable on any number of threads.
+//! **Memory.** A position is kept as a [`Sample`] of [`SAMPLE_BYTES`] (32) bytes: its three
+//! bitboards, the hand-made score and divisor (computed once, when the data is read: they are
+//! the costly part of the features), the search score and the result. The window
+//! configurations, the phase and the targets ([`Features`], 188 bytes) are computed again from
+//! the bitboards each time the sample's batch is processed, in parallel, and never kept. With its
+//! place in the batch order (a `u32`) a position to fit costs [`BYTES_PER_POSITION`] (36) bytes,
+//! a held-out one 32; beside them, the parameters, Adam's two moments and the tying table (4.4
+//! MB each on 10x10), the blocks' gradients and the pass buffers: about 21 MiB in all. Measured
+//! (`/usr/bin/time -v`, international): 35.9 bytes a position, so 100 million positions in 3.4
+//! GiB. The data files are read one chunk at a time ([`data::read_chunks`]), never whole, and
+//! not memory-mapped: the kernel would count their pages in the resident set as they are
+//! touched, 30 bytes a position more, for records that are read once.
 //!
-//! Memory: a sample is its configurations (2 bytes a window of a layer), the hand score and
-//! divisor, the phase and the targets: 188 bytes, so tens of millions fit in a few GiB (20
-//! million in 3.8 GB).
+//! Invariant: a kept sample is a valid position of the rules it was read for, both sides with
+//! pieces ([`Sample::of`] leaves the others out, counted as skipped).
+//!
+//! **Determinism.** The split into fitting and validation is by game (every `n`-th game of the
+//! data is held out), the batches follow a permutation drawn from the seed, and every sum is
+//! taken in an order fixed by the data alone, never by the threads, so a run gives the same
+//! weights, bit for bit, on any number of threads:
+//! - a batch is processed in two passes. The *feature pass* computes, in parallel over slices of
+//!   [`CHUNK`] samples, each sample's configurations and the derivative of its loss with the
+//!   current weights (each sample's figures depend on that sample alone). The *gradient pass*
+//!   runs in parallel over the parameter blocks (a layer's window with its turned partner: the
+//!   windows never share a parameter across blocks), each block walking the samples in batch
+//!   order and, for a sample, its windows in order. So each parameter's gradient is summed in
+//!   the sample order, as one thread would sum it, and the block then takes its Adam step;
+//! - lazy Adam: a weight moves only in the steps whose batch gives it a non-zero gradient, so a
+//!   configuration seen a few times stays near zero instead of drifting on stale moments. A
+//!   block keeps the list of the parameters its batch touched: a step costs the batch's
+//!   features, not the 1.1 million parameters;
+//! - the losses (the scale's fit, the epoch's fit loss, the held-out losses) are sums of
+//!   [`SUM_CHUNK`]-sample partial sums added in order.
+//!
+//! The fit loss of an epoch is the mean loss of its samples at the moment their batch was
+//! processed (taken from the feature pass, which computes it anyway), not a pass of its own.
 
-use super::data::{DECISIVE, Record};
+use super::data::{self, DECISIVE, DataError, Record};
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::hand_part;
 use crate::draughts::eval::patterns::{
     self, BoardWindows, CONFIGS, LAYERS, MAX_WINDOWS, PHASES, PatternWeights, UNITS, phase,
     start_pieces, turned_config,
 };
+use crate::draughts::eval::weights::Family;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
+use crate::game::Variant;
 use crate::game::color::Color;
 use crate::game::rng::Rng;
 use rayon::prelude::*;
+use std::fmt;
+use std::marker::PhantomData;
 
-/// One training position, ready for the model.
-#[derive(Copy, Clone, Debug)]
+/// Bytes of a kept position ([`Sample`]).
+pub const SAMPLE_BYTES: usize = 32;
+/// Bytes of a position's entry in the batch order (an index into the positions to fit).
+pub const ORDER_BYTES: usize = std::mem::size_of::<u32>();
+/// Resident bytes a position to fit costs while training: its sample and its place in the order.
+pub const BYTES_PER_POSITION: usize = SAMPLE_BYTES + ORDER_BYTES;
+/// Samples of one task of the feature pass.
+pub const CHUNK: usize = 256;
+/// Samples whose features are held at once (a batch larger than this is processed in several
+/// feature and gradient passes, summed in the same order): bounds the pass buffers (2.8 MB on
+/// 10x10) whatever `--batch`.
+pub const PASS: usize = 64 * CHUNK;
+/// Samples of one partial sum of a loss.
+pub const SUM_CHUNK: usize = 4096;
+/// Records turned into samples at once while reading (in parallel).
+pub const READ_BATCH: usize = 1 << 16;
+/// Adam's decay of the first moment.
+const BETA1: f32 = 0.9;
+/// Adam's decay of the second moment.
+const BETA2: f32 = 0.999;
+/// Adam's guard against a zero second moment.
+const EPSILON: f32 = 1e-8;
+/// The learning rate falls linearly by this share of `--lr` over the run (to a tenth).
+const LR_FALL: f32 = 0.9;
+
+/// One training position as it is kept: its pieces and what the features cannot give cheaply.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
+    /// White's pieces (bitboard, the board's bit layout).
+    pub white: u64,
+    /// Black's pieces.
+    pub black: u64,
+    /// The kings of both sides.
+    pub kings: u64,
+    /// Hand-made score, White's view, centi-men ([`hand_part`]).
+    pub hand: i32,
+    /// The search's score for White, centi-men; `±DECISIVE` a proven result.
+    pub score: i16,
+    /// The game's result for White: 1, 0, -1.
+    pub result: i8,
+    /// The evaluation's divisor ([`hand_part`]).
+    pub div: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Sample>() == SAMPLE_BYTES);
+
+// Every family's drawish divisor fits the sample's byte.
+const _: () = {
+    let mut i = 0;
+    while i < Family::ALL.len() {
+        let d = Family::ALL[i].hand_made().1.drawish_divisor;
+        assert!(d <= u8::MAX as i32);
+        i += 1;
+    }
+};
+
+impl Sample {
+    /// The sample of record `r`; `None` when it is no position of `R` or a side has no piece.
+    pub fn of<R: Rules>(r: &Record) -> Option<Sample> {
+        let pos = Position::<R>::from_parts(r.white, r.black, r.kings, r.side).ok()?;
+        let (hand, div) = hand_part(&pos)?;
+        Some(Sample {
+            white: r.white,
+            black: r.black,
+            kings: r.kings,
+            hand,
+            score: if r.side == Color::White {
+                r.score
+            } else {
+                -r.score
+            },
+            result: r.result,
+            div: u8::try_from(div.max(1)).ok()?,
+        })
+    }
+
+    /// 1 / the evaluation's divisor.
+    #[inline(always)]
+    fn inv_div(&self) -> f32 {
+        1.0 / self.div as f32
+    }
+
+    /// The result for White as a probability: 1, 0.5, 0.
+    #[inline(always)]
+    fn result_share(&self) -> f32 {
+        (self.result as f32 + 1.0) / 2.0
+    }
+
+    /// The search's score for White, NaN for a proven result.
+    #[inline(always)]
+    fn score_or_nan(&self) -> f32 {
+        if self.score.abs() >= DECISIVE {
+            f32::NAN
+        } else {
+            self.score as f32
+        }
+    }
+}
+
+/// The model's inputs of one sample, computed from it when its batch is processed.
+#[derive(Copy, Clone, Debug)]
+pub struct Features {
     /// Window configurations: `configs[layer * windows + window]`.
     pub configs: [u16; LAYERS * MAX_WINDOWS],
     /// Hand-made score, White's view, centi-men.
@@ -48,8 +180,36 @@ pub struct Sample {
     pub open: f32,
     /// The game's result for White: 1, 0.5, 0.
     pub result: f32,
-    /// The search's score for White, centi-men (`None`-like NaN for a proven result).
+    /// The search's score for White, centi-men (NaN for a proven result).
     pub score: f32,
+}
+
+impl Features {
+    /// The features of `s` on board `G`.
+    #[inline]
+    pub fn of<G: Geometry>(s: &Sample) -> Features {
+        let win = &<G as BoardWindows>::WINDOWS;
+        let mut configs = [0u16; LAYERS * MAX_WINDOWS];
+        let pieces = patterns::layer_pieces(s.white, s.black, s.kings);
+        for (layer, &(white, black)) in pieces.iter().enumerate() {
+            // An empty layer's windows are all configuration 0.
+            if white | black != 0 {
+                for w in 0..win.count {
+                    configs[layer * win.count + w] =
+                        patterns::config(white, black, win.masks[w]) as u16;
+                }
+            }
+        }
+        let total = start_pieces::<G>() as f32;
+        Features {
+            configs,
+            hand: s.hand as f32,
+            inv_div: s.inv_div(),
+            open: phase::<G>((s.white | s.black).count_ones()) as f32 / total,
+            result: s.result_share(),
+            score: s.score_or_nan(),
+        }
+    }
 }
 
 /// Settings of a training run.
@@ -87,78 +247,150 @@ impl Default for TrainSettings {
 }
 
 /// The samples of a data set, split by game.
-pub struct Prepared {
-    /// Samples to fit.
+#[derive(Clone, Debug, Default)]
+pub struct DataSet {
+    /// Samples to fit, in the order of the data.
     pub train: Vec<Sample>,
     /// Held-out samples.
     pub valid: Vec<Sample>,
     /// Games found (a new game starts where the ply does not grow).
     pub games: usize,
-    /// Records left out (a side without pieces).
+    /// Records left out (not a position, or a side without pieces).
     pub skipped: usize,
 }
 
-/// Turns records of `R` into samples (in parallel), holding out every `holdout`-th game.
-pub fn prepare<R: Rules>(records: &[Record], holdout: usize) -> Prepared {
-    let win = &<R::Board as BoardWindows>::WINDOWS;
-    // Game numbers: a game starts where the ply does not grow.
-    let mut game = Vec::with_capacity(records.len());
-    let mut g = 0usize;
-    for (i, r) in records.iter().enumerate() {
-        if i > 0 && r.ply <= records[i - 1].ply {
-            g += 1;
+/// Why a data set could not be read.
+#[derive(Debug)]
+pub enum LoadError {
+    /// A data file could not be opened or read, or holds bad data.
+    File { path: String, error: DataError },
+    /// More positions to fit than the batch order can index.
+    TooMany { positions: usize },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::File { path, error } => write!(f, "{path}: {error}"),
+            LoadError::TooMany { positions } => write!(
+                f,
+                "{positions} positions to fit: at most {} (split the data)",
+                u32::MAX
+            ),
         }
-        game.push(g);
     }
-    let total = start_pieces::<R::Board>() as f32;
-    let samples: Vec<Option<(bool, Sample)>> = records
-        .par_iter()
-        .zip(game.par_iter())
-        .map(|(r, &g)| {
-            let pos = Position::<R>::from_parts(r.white, r.black, r.kings, r.side).ok()?;
-            let (hand, div) = hand_part(&pos)?;
-            let mut configs = [0u16; LAYERS * MAX_WINDOWS];
-            let pieces = patterns::layer_pieces(r.white, r.black, r.kings);
-            for (layer, &(white, black)) in pieces.iter().enumerate() {
-                for w in 0..win.count {
-                    configs[layer * win.count + w] =
-                        patterns::config(white, black, win.masks[w]) as u16;
-                }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Turns records, given in the order of their files, into a [`DataSet`]: numbers the games
+/// (a game starts where the ply does not grow, across chunks and files), holds out every
+/// `holdout`-th, and computes the samples [`READ_BATCH`] records at a time in parallel.
+pub struct Loader<R: Rules> {
+    set: DataSet,
+    holdout: usize,
+    /// Records waiting to be turned into samples, with whether their game is held out.
+    pending: Vec<(Record, bool)>,
+    /// The ply of the last record seen.
+    last_ply: Option<u16>,
+    /// The game of the last record seen.
+    game: usize,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> Loader<R> {
+    /// An empty loader holding out every `holdout`-th game (0: none).
+    pub fn new(holdout: usize) -> Loader<R> {
+        Loader {
+            set: DataSet::default(),
+            holdout,
+            pending: Vec::with_capacity(READ_BATCH),
+            last_ply: None,
+            game: 0,
+            rules: PhantomData,
+        }
+    }
+
+    /// Adds the next records.
+    pub fn push(&mut self, records: &[Record]) {
+        for r in records {
+            if self.last_ply.is_some_and(|last| r.ply <= last) {
+                self.game += 1;
             }
-            let white_score = if r.side == Color::White {
-                r.score
-            } else {
-                -r.score
-            };
-            let sample = Sample {
-                configs,
-                hand: hand as f32,
-                inv_div: 1.0 / div as f32,
-                open: phase::<R::Board>((r.white | r.black).count_ones()) as f32 / total,
-                result: (r.result as f32 + 1.0) / 2.0,
-                score: if white_score.abs() >= DECISIVE {
-                    f32::NAN
-                } else {
-                    white_score as f32
-                },
-            };
-            Some((holdout > 0 && g % holdout == holdout - 1, sample))
-        })
-        .collect();
-    let mut out = Prepared {
-        train: Vec::new(),
-        valid: Vec::new(),
-        games: if records.is_empty() { 0 } else { g + 1 },
-        skipped: 0,
-    };
-    for s in samples {
-        match s {
-            Some((true, s)) => out.valid.push(s),
-            Some((false, s)) => out.train.push(s),
-            None => out.skipped += 1,
+            self.last_ply = Some(r.ply);
+            let held = self.holdout > 0 && self.game % self.holdout == self.holdout - 1;
+            self.pending.push((*r, held));
+            if self.pending.len() == READ_BATCH {
+                self.flush();
+            }
         }
     }
-    out
+
+    fn flush(&mut self) {
+        let samples: Vec<Option<Sample>> = self
+            .pending
+            .par_iter()
+            .map(|(r, _)| Sample::of::<R>(r))
+            .collect();
+        for ((_, held), s) in self.pending.iter().zip(samples) {
+            match (s, held) {
+                (Some(s), true) => self.set.valid.push(s),
+                (Some(s), false) => self.set.train.push(s),
+                (None, _) => self.set.skipped += 1,
+            }
+        }
+        self.pending.clear();
+    }
+
+    /// The data set of every record pushed.
+    pub fn finish(mut self) -> DataSet {
+        self.flush();
+        self.set.games = if self.last_ply.is_some() {
+            self.game + 1
+        } else {
+            0
+        };
+        self.set.train.shrink_to_fit();
+        self.set.valid.shrink_to_fit();
+        self.set
+    }
+}
+
+/// The data set of `records` (in memory), holding out every `holdout`-th game.
+pub fn prepare<R: Rules>(records: &[Record], holdout: usize) -> DataSet {
+    let mut loader = Loader::<R>::new(holdout);
+    loader.push(records);
+    loader.finish()
+}
+
+/// The data set of the files at `paths`, in order, all of `variant`, holding out every
+/// `holdout`-th game: read one chunk at a time, so that only the samples stay in memory.
+pub fn load<R: Rules>(
+    paths: &[String],
+    variant: Variant,
+    holdout: usize,
+) -> Result<DataSet, LoadError> {
+    let mut loader = Loader::<R>::new(holdout);
+    for path in paths {
+        let file = |error| LoadError::File {
+            path: path.clone(),
+            error,
+        };
+        let f = std::fs::File::open(path).map_err(|e| file(DataError::Io(e)))?;
+        data::read_chunks(std::io::BufReader::new(f), |at, h, records| {
+            data::check_variant(at, h, variant)?;
+            loader.push(&records);
+            Ok(())
+        })
+        .map_err(file)?;
+    }
+    let set = loader.finish();
+    if set.train.len() > u32::MAX as usize {
+        return Err(LoadError::TooMany {
+            positions: set.train.len(),
+        });
+    }
+    Ok(set)
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -171,13 +403,49 @@ fn cross_entropy(p: f32, t: f32) -> f32 {
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
+/// The training target of a sample with result `result` and search score `score` (NaN: proven).
+#[inline]
+fn target(k: f32, result: f32, score: f32, lambda: f32) -> f32 {
+    if score.is_nan() {
+        result
+    } else {
+        lambda * result + (1.0 - lambda) * sigmoid(k * score)
+    }
+}
+
+/// `N` sums of `f` over `items`, as partial sums of [`SUM_CHUNK`] items (computed in parallel)
+/// added in order: the same figures on any number of threads.
+fn sums_in_order<T: Sync, const N: usize>(
+    items: &[T],
+    f: impl Fn(&T) -> [f64; N] + Sync,
+) -> [f64; N] {
+    let parts: Vec<[f64; N]> = items
+        .par_chunks(SUM_CHUNK)
+        .map(|c| {
+            let mut s = [0f64; N];
+            for x in c {
+                for (a, b) in s.iter_mut().zip(f(x)) {
+                    *a += b;
+                }
+            }
+            s
+        })
+        .collect();
+    let mut total = [0f64; N];
+    for p in parts {
+        for (a, b) in total.iter_mut().zip(p) {
+            *a += b;
+        }
+    }
+    total
+}
+
 /// The `k` (per centi-man) for which `sigmoid(k * hand / div)` best predicts the results.
 pub fn fit_scale(samples: &[Sample]) -> f32 {
     let loss = |k: f32| -> f64 {
-        samples
-            .par_iter()
-            .map(|s| cross_entropy(sigmoid(k * s.hand * s.inv_div), s.result) as f64)
-            .sum::<f64>()
+        sums_in_order(samples, |s| {
+            [cross_entropy(sigmoid(k * s.hand as f32 * s.inv_div()), s.result_share()) as f64]
+        })[0]
     };
     // Golden-section search on a log scale.
     let (mut a, mut b) = ((1e-4f32).ln(), (0.1f32).ln());
@@ -194,6 +462,25 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
     ((a + b) / 2.0).exp()
 }
 
+/// The mean loss of the hand-made evaluation alone (every pattern weight zero) with scale `k`
+/// over `samples`: against the results, and against the target of `lambda`. The same figures as
+/// [`Model::losses`] of a zero model, without computing the configurations.
+pub fn hand_losses(samples: &[Sample], k: f32, lambda: f32) -> (f64, f64) {
+    if samples.is_empty() {
+        return (0.0, 0.0);
+    }
+    let [r, t] = sums_in_order(samples, |s| {
+        let p = sigmoid(k * (s.hand as f32 * s.inv_div()));
+        let result = s.result_share();
+        [
+            cross_entropy(p, result) as f64,
+            cross_entropy(p, target(k, result, s.score_or_nan(), lambda)) as f64,
+        ]
+    });
+    let n = samples.len() as f64;
+    (r / n, t / n)
+}
+
 /// The parameter of every (layer, window, configuration): `(index, sign)`, sign 0 for a
 /// configuration that is its own turned image (its weight is zero). A layer's windows pair
 /// with the same layer's.
@@ -202,6 +489,9 @@ pub struct Tying {
     pub slot: Vec<(u32, i8)>,
     /// Windows of the board, in every layer: `LAYERS` times the board's.
     pub windows: usize,
+    /// `owner[lw]`: the window (layer-major) whose parameter block holds window `lw`'s
+    /// parameters, `lw` itself or its turned partner, the lower of the two.
+    pub owner: Vec<usize>,
 }
 
 impl Tying {
@@ -209,11 +499,14 @@ impl Tying {
     pub fn new<G: Geometry>() -> Tying {
         let win = &<G as BoardWindows>::WINDOWS;
         let mut slot = Vec::with_capacity(LAYERS * win.count * CONFIGS);
+        let mut owner = Vec::with_capacity(LAYERS * win.count);
         for lw in 0..LAYERS * win.count {
             let (layer, w) = (lw / win.count, lw % win.count);
+            let partner = layer * win.count + win.partner(w);
+            owner.push(lw.min(partner));
             for c in 0..CONFIGS {
                 let a = lw * CONFIGS + c;
-                let b = (layer * win.count + win.partner(w)) * CONFIGS + turned_config(c);
+                let b = partner * CONFIGS + turned_config(c);
                 slot.push(match a.cmp(&b) {
                     std::cmp::Ordering::Equal => (0, 0),
                     std::cmp::Ordering::Less => (a as u32, 1),
@@ -224,33 +517,36 @@ impl Tying {
         Tying {
             slot,
             windows: LAYERS * win.count,
+            owner,
         }
     }
 }
 
-/// The model's parameters: `theta[p * PHASES + phase]`, centi-men.
-pub struct Model {
+/// The model's parameters on board `G`: `theta[p * PHASES + phase]`, centi-men.
+pub struct Model<G: Geometry> {
     /// Parameters.
     pub theta: Vec<f32>,
     /// The scale of the sigmoid, per centi-man.
     pub k: f32,
     tying: Tying,
+    board: PhantomData<G>,
 }
 
-impl Model {
+impl<G: Geometry> Model<G> {
     /// A zero model for `G`'s windows with sigmoid scale `k`.
-    pub fn new<G: Geometry>(k: f32) -> Model {
+    pub fn new(k: f32) -> Model<G> {
         let tying = Tying::new::<G>();
         Model {
             theta: vec![0.0; tying.windows * CONFIGS * PHASES],
             k,
             tying,
+            board: PhantomData,
         }
     }
 
     /// The evaluation of a sample from White's view, centi-men.
     #[inline]
-    pub fn eval(&self, s: &Sample) -> f32 {
+    pub fn eval(&self, s: &Features) -> f32 {
         let mut sum = 0.0;
         for w in 0..self.tying.windows {
             let (p, sign) = self.tying.slot[w * CONFIGS + s.configs[w] as usize];
@@ -265,40 +561,26 @@ impl Model {
 
     /// The training target of a sample.
     #[inline]
-    pub fn target(&self, s: &Sample, lambda: f32) -> f32 {
-        if s.score.is_nan() {
-            s.result
-        } else {
-            lambda * s.result + (1.0 - lambda) * sigmoid(self.k * s.score)
-        }
+    pub fn target(&self, s: &Features, lambda: f32) -> f32 {
+        target(self.k, s.result, s.score, lambda)
     }
 
-    /// Mean loss over `samples` (against the results alone when `lambda` is 1).
-    pub fn loss(&self, samples: &[Sample], lambda: f32) -> f64 {
+    /// Mean loss over `samples`: against the results alone, and against the target of
+    /// `lambda`.
+    pub fn losses(&self, samples: &[Sample], lambda: f32) -> (f64, f64) {
         if samples.is_empty() {
-            return 0.0;
+            return (0.0, 0.0);
         }
-        samples
-            .par_iter()
-            .map(|s| cross_entropy(sigmoid(self.k * self.eval(s)), self.target(s, lambda)) as f64)
-            .sum::<f64>()
-            / samples.len() as f64
-    }
-
-    /// Adds the loss gradient of `s` to `grad`.
-    #[inline]
-    fn accumulate(&self, s: &Sample, lambda: f32, decay: f32, grad: &mut [f32]) {
-        let e = self.eval(s);
-        let d = self.k * (sigmoid(self.k * e) - self.target(s, lambda)) * s.inv_div;
-        for w in 0..self.tying.windows {
-            let (p, sign) = self.tying.slot[w * CONFIGS + s.configs[w] as usize];
-            if sign != 0 {
-                let g = d * sign as f32;
-                let i = p as usize * PHASES;
-                grad[i] += (g + decay * self.theta[i]) * s.open;
-                grad[i + 1] += (g + decay * self.theta[i + 1]) * (1.0 - s.open);
-            }
-        }
+        let [r, t] = sums_in_order(samples, |s| {
+            let f = Features::of::<G>(s);
+            let p = sigmoid(self.k * self.eval(&f));
+            [
+                cross_entropy(p, f.result) as f64,
+                cross_entropy(p, self.target(&f, lambda)) as f64,
+            ]
+        });
+        let n = samples.len() as f64;
+        (r / n, t / n)
     }
 
     /// The weight table for the engine: every (window, configuration) with its sign, rounded to
@@ -321,76 +603,252 @@ impl Model {
 pub struct EpochReport {
     /// 1-based epoch.
     pub epoch: usize,
-    /// Mean loss on the fitting set (the blended target).
+    /// Mean loss on the fitting set (the blended target), each sample's taken when its batch
+    /// was processed.
     pub train: f64,
     /// Mean loss on the held-out set against the results alone.
     pub valid: f64,
+    /// Mean loss on the held-out set against the blended target.
+    pub valid_target: f64,
 }
 
-/// Fits `model` to `train` with Adam; calls `on_epoch` after each epoch and `on_step` after
-/// each batch (for a progress bar).
-pub fn train(
-    model: &mut Model,
+/// What the feature pass leaves for the gradient pass: per slice of [`CHUNK`] samples, their
+/// configurations window by window (`configs[(slice * windows + lw) * CHUNK + j]`), and per
+/// sample the derivative of its loss by its evaluation and its opening share.
+struct PassBuffers {
+    configs: Vec<u16>,
+    d: Vec<f32>,
+    open: Vec<f32>,
+    /// Per slice, the sum of its samples' losses (blended target).
+    loss: Vec<f64>,
+}
+
+/// One parameter block: the parameters of a window and its turned partner in one layer (of a
+/// self-turned window alone), with the gradient of the current batch.
+struct Block {
+    /// The windows (layer-major) whose parameters are the block's, in increasing order; none
+    /// for a partner window, whose parameters are in its first's block.
+    windows: Vec<usize>,
+    /// The first window: the block holds parameters `first * CONFIGS..(first + 1) * CONFIGS`.
+    first: usize,
+    /// The batch's gradient, `grad[(p - first * CONFIGS) * PHASES + phase]`, zero between steps.
+    grad: Vec<f32>,
+    /// Whether parameter `p - first * CONFIGS` is in `touched`.
+    seen: Vec<bool>,
+    /// The parameters the batch touched so far.
+    touched: Vec<u16>,
+}
+
+/// Adam's figures of one step.
+struct Step {
+    lr: f32,
+    /// Bias corrections of the moments.
+    c1: f32,
+    c2: f32,
+    /// 1 / samples in the batch.
+    scale: f32,
+}
+
+impl Block {
+    /// Adds the gradient of `n` samples of a pass to the block's, with the parameters `theta`
+    /// of the block (for the ridge term): sample after sample, window after window.
+    fn accumulate(
+        &mut self,
+        tying: &Tying,
+        theta: &[f32],
+        buf: &PassBuffers,
+        n: usize,
+        decay: f32,
+    ) {
+        let base = self.first * CONFIGS;
+        let stride = tying.windows * CHUNK;
+        for (slice, configs) in buf
+            .configs
+            .chunks(stride)
+            .take(n.div_ceil(CHUNK))
+            .enumerate()
+        {
+            let start = slice * CHUNK;
+            for j in 0..CHUNK.min(n - start) {
+                let (d, open) = (buf.d[start + j], buf.open[start + j]);
+                for &lw in &self.windows {
+                    let c = configs[lw * CHUNK + j] as usize;
+                    let (p, sign) = tying.slot[lw * CONFIGS + c];
+                    if sign != 0 {
+                        let local = p as usize - base;
+                        if !self.seen[local] {
+                            self.seen[local] = true;
+                            self.touched.push(local as u16);
+                        }
+                        let g = d * sign as f32;
+                        let i = local * PHASES;
+                        self.grad[i] += (g + decay * theta[i]) * open;
+                        self.grad[i + 1] += (g + decay * theta[i + 1]) * (1.0 - open);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adam's step of the parameters the batch touched (lazy: one whose gradient is zero does
+    /// not move), and the gradient cleared.
+    fn update(&mut self, theta: &mut [f32], m: &mut [f32], v: &mut [f32], s: &Step) {
+        for &local in &self.touched {
+            let local = local as usize;
+            for i in local * PHASES..(local + 1) * PHASES {
+                let g = self.grad[i] * s.scale;
+                if g != 0.0 {
+                    m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
+                    v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
+                    theta[i] -= s.lr * (m[i] / s.c1) / ((v[i] / s.c2).sqrt() + EPSILON);
+                }
+                self.grad[i] = 0.0;
+            }
+            self.seen[local] = false;
+        }
+        self.touched.clear();
+    }
+}
+
+/// The feature pass over the samples `ids` of `data` (at most [`PASS`]): fills `buf`.
+fn feature_pass<G: Geometry>(
+    model: &Model<G>,
+    data: &[Sample],
+    ids: &[u32],
+    lambda: f32,
+    buf: &mut PassBuffers,
+) {
+    let windows = model.tying.windows;
+    ids.par_chunks(CHUNK)
+        .zip(buf.configs.par_chunks_mut(windows * CHUNK))
+        .zip(buf.d.par_chunks_mut(CHUNK))
+        .zip(buf.open.par_chunks_mut(CHUNK))
+        .zip(buf.loss.par_iter_mut())
+        .for_each(|((((ids, configs), d), open), loss)| {
+            let mut sum = 0f64;
+            for (j, &id) in ids.iter().enumerate() {
+                let f = Features::of::<G>(&data[id as usize]);
+                let e = model.eval(&f);
+                let p = sigmoid(model.k * e);
+                let t = model.target(&f, lambda);
+                d[j] = model.k * (p - t) * f.inv_div;
+                open[j] = f.open;
+                sum += cross_entropy(p, t) as f64;
+                for (lw, &c) in f.configs[..windows].iter().enumerate() {
+                    configs[lw * CHUNK + j] = c;
+                }
+            }
+            *loss = sum;
+        });
+}
+
+/// Fits `model` to `train` with Adam; calls `on_step` after each batch with its samples (for a
+/// progress bar) and `on_epoch` after each epoch. The weights do not depend on the number of
+/// threads of the pool it runs in.
+pub fn train<G: Geometry>(
+    model: &mut Model<G>,
     train: &[Sample],
     valid: &[Sample],
     s: &TrainSettings,
+    on_step: impl FnMut(usize),
+    on_epoch: impl FnMut(&EpochReport),
+) {
+    train_in_passes(model, train, valid, s, PASS, on_step, on_epoch);
+}
+
+/// [`train`] with passes of at most `pass` samples (a multiple of [`CHUNK`]).
+fn train_in_passes<G: Geometry>(
+    model: &mut Model<G>,
+    train: &[Sample],
+    valid: &[Sample],
+    s: &TrainSettings,
+    pass: usize,
     mut on_step: impl FnMut(usize),
     mut on_epoch: impl FnMut(&EpochReport),
 ) {
+    debug_assert!(pass > 0 && pass.is_multiple_of(CHUNK));
+    assert!(
+        train.len() <= u32::MAX as usize,
+        "load() refuses more positions than a u32 indexes"
+    );
     let n = model.theta.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = Rng::new(s.seed);
     let batch = s.batch.max(1);
     let steps_per_epoch = train.len().div_ceil(batch);
     let total_steps = (steps_per_epoch * s.epochs).max(1);
-    let parts = rayon::current_num_threads().max(1);
+    let windows = model.tying.windows;
+    let pass = batch.min(pass);
+    let mut buf = PassBuffers {
+        configs: vec![0; pass.div_ceil(CHUNK) * windows * CHUNK],
+        d: vec![0.0; pass],
+        open: vec![0.0; pass],
+        loss: vec![0.0; pass.div_ceil(CHUNK)],
+    };
+    let block_len = CONFIGS * PHASES;
+    let mut blocks: Vec<Block> = (0..windows)
+        .map(|first| Block {
+            windows: (0..windows)
+                .filter(|&lw| model.tying.owner[lw] == first)
+                .collect(),
+            first,
+            grad: vec![0.0; block_len],
+            seen: vec![false; CONFIGS],
+            touched: Vec::new(),
+        })
+        .collect();
     let mut t = 0usize;
     for epoch in 1..=s.epochs {
         // Fisher-Yates with the run's generator.
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
+        let mut fit_loss = 0f64;
         for ids in order.chunks(batch) {
-            // Gradients of equal slices of the batch, summed in slice order: deterministic.
-            let per = ids.len().div_ceil(parts);
-            let grads: Vec<Vec<f32>> = ids
-                .par_chunks(per.max(1))
-                .map(|slice| {
-                    let mut g = vec![0f32; n];
-                    for &i in slice {
-                        model.accumulate(&train[i as usize], s.lambda, s.decay, &mut g);
-                    }
-                    g
-                })
-                .collect();
-            let scale = 1.0 / ids.len() as f32;
             t += 1;
-            let lr = s.lr * (1.0 - 0.9 * (t as f32 / total_steps as f32));
-            let (c1, c2) = (1.0 - b1.powi(t as i32), 1.0 - b2.powi(t as i32));
-            let theta = &mut model.theta;
-            theta
-                .par_iter_mut()
-                .zip(m.par_iter_mut())
-                .zip(v.par_iter_mut())
-                .enumerate()
-                .for_each(|(j, ((th, mj), vj))| {
-                    // Lazy Adam: a weight moves only in the steps whose batch sees it, so rare
-                    // configurations stay near zero instead of drifting on stale moments.
-                    let g: f32 = grads.iter().map(|gr| gr[j]).sum::<f32>() * scale;
-                    if g != 0.0 {
-                        *mj = b1 * *mj + (1.0 - b1) * g;
-                        *vj = b2 * *vj + (1.0 - b2) * g * g;
-                        *th -= lr * (*mj / c1) / ((*vj / c2).sqrt() + eps);
-                    }
-                });
+            let lr = s.lr * (1.0 - LR_FALL * (t as f32 / total_steps as f32));
+            let step = Step {
+                lr,
+                c1: 1.0 - BETA1.powi(t as i32),
+                c2: 1.0 - BETA2.powi(t as i32),
+                scale: 1.0 / ids.len() as f32,
+            };
+            let passes = ids.len().div_ceil(pass);
+            for (k, pass_ids) in ids.chunks(pass).enumerate() {
+                feature_pass(model, train, pass_ids, s.lambda, &mut buf);
+                fit_loss += buf.loss[..pass_ids.len().div_ceil(CHUNK)]
+                    .iter()
+                    .sum::<f64>();
+                let last = k + 1 == passes;
+                let tying = &model.tying;
+                let buf = &buf;
+                model
+                    .theta
+                    .par_chunks_mut(block_len)
+                    .zip(m.par_chunks_mut(block_len))
+                    .zip(v.par_chunks_mut(block_len))
+                    .zip(blocks.par_iter_mut())
+                    .filter(|(_, b)| !b.windows.is_empty())
+                    .for_each(|(((theta, m), v), b)| {
+                        b.accumulate(tying, theta, buf, pass_ids.len(), s.decay);
+                        if last {
+                            b.update(theta, m, v, &step);
+                        }
+                    });
+            }
             on_step(ids.len());
         }
+        let (valid, valid_target) = model.losses(valid, s.lambda);
         on_epoch(&EpochReport {
             epoch,
-            train: model.loss(train, s.lambda),
-            valid: model.loss(valid, 1.0),
+            train: if train.is_empty() {
+                0.0
+            } else {
+                fit_loss / train.len() as f64
+            },
+            valid,
+            valid_target,
         });
     }
 }
@@ -404,9 +862,10 @@ mod tests {
     use crate::training::selfplay::{Settings, play_game};
 
     #[test]
-    fn a_sample_is_the_size_the_docs_give() {
-        // The memory figure of the module doc and docs/eval.md.
-        assert_eq!(std::mem::size_of::<Sample>(), 188);
+    fn a_position_costs_the_bytes_the_docs_give() {
+        // The memory figures of the module doc and docs/eval.md.
+        assert_eq!(std::mem::size_of::<Sample>(), SAMPLE_BYTES);
+        assert_eq!(BYTES_PER_POSITION, 36);
     }
 
     #[test]
@@ -422,17 +881,18 @@ mod tests {
                     let (q, r) = t.slot[(base + win.partner(w)) * CONFIGS + turned_config(c)];
                     assert_eq!(p, q);
                     assert_eq!(s, -r);
-                    // A layer's parameters are its own.
+                    // A layer's parameters are its own, and in its owner's block.
                     if s != 0 {
                         assert_eq!(p as usize / (win.count * CONFIGS), layer);
+                        assert_eq!(p as usize / CONFIGS, t.owner[base + w]);
                     }
                 }
             }
         }
     }
 
-    #[test]
-    fn a_small_selfplay_set_trains_and_its_loss_falls() {
+    /// The games of the tests: a few quick english self-play games.
+    fn records() -> Vec<Record> {
         let tt = Tt::new(1);
         let settings = Settings {
             nodes: 400,
@@ -440,44 +900,156 @@ mod tests {
             max_plies: 200,
             seed: 3,
         };
-        let records: Vec<Record> = (0..24)
+        (0..24)
             .flat_map(|g| play_game::<English>(&settings, g, &tt).records)
-            .collect();
-        let prepared = prepare::<English>(&records, 6);
-        assert!(prepared.games >= 20, "{} games", prepared.games);
-        assert!(!prepared.valid.is_empty());
-        let k = fit_scale(&prepared.train);
+            .collect()
+    }
+
+    /// The trainer as one thread computes it, with dense gradients summed sample after sample
+    /// (the trainer before the parallel passes): the reference of the bit-for-bit test.
+    fn reference(model: &mut Model<Board8>, train: &[Sample], s: &TrainSettings) {
+        let n = model.theta.len();
+        let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let mut rng = Rng::new(s.seed);
+        let total_steps = (train.len().div_ceil(s.batch) * s.epochs).max(1);
+        let mut t = 0usize;
+        for _ in 0..s.epochs {
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            for ids in order.chunks(s.batch) {
+                let mut grad = vec![0f32; n];
+                for &i in ids {
+                    let f = Features::of::<Board8>(&train[i as usize]);
+                    let e = model.eval(&f);
+                    let d =
+                        model.k * (sigmoid(model.k * e) - model.target(&f, s.lambda)) * f.inv_div;
+                    for w in 0..model.tying.windows {
+                        let (p, sign) = model.tying.slot[w * CONFIGS + f.configs[w] as usize];
+                        if sign != 0 {
+                            let g = d * sign as f32;
+                            let i = p as usize * PHASES;
+                            grad[i] += (g + s.decay * model.theta[i]) * f.open;
+                            grad[i + 1] += (g + s.decay * model.theta[i + 1]) * (1.0 - f.open);
+                        }
+                    }
+                }
+                t += 1;
+                let lr = s.lr * (1.0 - 0.9 * (t as f32 / total_steps as f32));
+                let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+                let (c1, c2) = (1.0 - b1.powi(t as i32), 1.0 - b2.powi(t as i32));
+                let scale = 1.0 / ids.len() as f32;
+                for j in 0..n {
+                    let g = grad[j] * scale;
+                    if g != 0.0 {
+                        m[j] = b1 * m[j] + (1.0 - b1) * g;
+                        v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+                        model.theta[j] -= lr * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `train` in a pool of `threads` threads, in passes of `pass` samples.
+    fn fit(
+        threads: usize,
+        pass: usize,
+        set: &DataSet,
+        k: f32,
+        s: &TrainSettings,
+    ) -> (Vec<f32>, Vec<EpochReport>) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut model = Model::<Board8>::new(k);
+        let mut reports = Vec::new();
+        let mut samples = 0;
+        pool.install(|| {
+            train_in_passes(
+                &mut model,
+                &set.train,
+                &set.valid,
+                s,
+                pass,
+                |n| samples += n,
+                |r| reports.push(*r),
+            )
+        });
+        assert_eq!(samples, set.train.len() * s.epochs);
+        (model.theta, reports)
+    }
+
+    #[test]
+    fn a_small_selfplay_set_trains_the_same_on_any_threads() {
+        let records = records();
+        let set = prepare::<English>(&records, 6);
+        assert!(set.games >= 20, "{} games", set.games);
+        assert!(!set.valid.is_empty());
+        assert_eq!(
+            set.train.len() + set.valid.len() + set.skipped,
+            records.len()
+        );
+        let k = fit_scale(&set.train);
         assert!(k > 1e-4 && k < 0.1, "k {k}");
-        let mut model = Model::new::<Board8>(k);
-        let before = model.loss(&prepared.train, 0.7);
+        let zero = Model::<Board8>::new(k);
+        let before = zero.losses(&set.train, 0.7);
+        assert_eq!(hand_losses(&set.train, k, 0.7), before);
         let s = TrainSettings {
             epochs: 4,
             batch: 256,
             lr: 2.0,
+            decay: 0.001,
+            lambda: 0.7,
             ..TrainSettings::default()
         };
-        let mut reports = Vec::new();
-        train(
-            &mut model,
-            &prepared.train,
-            &prepared.valid,
-            &s,
-            |_| {},
-            |r| reports.push(*r),
-        );
+        let (theta, reports) = fit(2, PASS, &set, k, &s);
         assert_eq!(reports.len(), 4);
-        assert!(reports[3].train < before, "{reports:?} from {before}");
+        let mut model = Model::<Board8>::new(k);
+        model.theta = theta.clone();
+        let after = model.losses(&set.train, 0.7);
+        assert!(after.1 < before.1, "{reports:?} from {before:?}");
+        assert_eq!(
+            (reports[3].valid, reports[3].valid_target),
+            model.losses(&set.valid, 0.7)
+        );
+        // The same weights, bit for bit, on one thread and on three, and as the plain
+        // one-thread sum of the gradients gives them; a batch larger than a pass too.
+        let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        let (one, one_reports) = fit(1, PASS, &set, k, &s);
+        assert!(same(&theta, &one));
+        assert_eq!(format!("{reports:?}"), format!("{one_reports:?}"));
+        let mut plain = Model::<Board8>::new(k);
+        reference(&mut plain, &set.train, &s);
+        assert!(same(&theta, &plain.theta));
+        // Batches of several passes (a pass of one slice, a batch of 2 slices and a bit).
+        let big = TrainSettings {
+            batch: 2 * CHUNK + 7,
+            epochs: 2,
+            ..s
+        };
+        assert!(set.train.len() > 2 * big.batch, "{}", set.train.len());
+        let (three, _) = fit(3, CHUNK, &set, k, &big);
+        let (two, _) = fit(2, PASS, &set, k, &big);
+        let mut plain = Model::<Board8>::new(k);
+        reference(&mut plain, &set.train, &big);
+        assert!(same(&three, &plain.theta));
+        assert!(same(&two, &plain.theta));
         // The engine's table reads back and scores like the model.
         let w = model.weights("english");
         let back = PatternWeights::parse(&w.to_bytes(), "english", 15).unwrap();
-        let sample = &prepared.train[0];
-        let r = &records[0];
         let engine = patterns::EnginePatterns::new::<Board8>(&back);
-        let table = engine.score::<Board8>(r.white, r.black, r.kings) as f32 / UNITS as f32;
-        let model_patterns = model.eval(sample) / sample.inv_div - sample.hand;
-        assert!(
-            (table - model_patterns).abs() < 1.0,
-            "{table} vs {model_patterns}"
-        );
+        for sample in set.train.iter().take(50) {
+            let f = Features::of::<Board8>(sample);
+            let table = engine.score::<Board8>(sample.white, sample.black, sample.kings) as f32
+                / UNITS as f32;
+            let model_patterns = model.eval(&f) / f.inv_div - f.hand;
+            assert!(
+                (table - model_patterns).abs() < 1.0,
+                "{table} vs {model_patterns}"
+            );
+        }
     }
 }

@@ -194,3 +194,129 @@ fn bad_files_for_a_morris_fit_are_errors() {
     std::fs::remove_file(draughts).ok();
     std::fs::remove_file(garbage).ok();
 }
+
+/// A self-play data file of `games` quick english games, under a name of this test's own.
+fn selfplay_data(name: &str, games: usize) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("tiao-tune-{name}-{}.tsd", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let (_, err, ok) = tiao(&[
+        "selfplay",
+        "-v",
+        "english",
+        "--games",
+        &games.to_string(),
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--chunk-games",
+        "4",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    path
+}
+
+#[test]
+fn pattern_training_is_the_same_on_one_thread_and_two() {
+    let data = selfplay_data("threads", 12);
+    let weights = |threads: &str| {
+        let out = std::env::temp_dir().join(format!(
+            "tiao-tune-threads-{threads}-{}.tpw",
+            std::process::id()
+        ));
+        let (stdout, err, ok) = tiao(&[
+            "tune",
+            "-v",
+            "english",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "3",
+            "--batch",
+            "200",
+            "--holdout",
+            "4",
+            "--decay",
+            "0.001",
+            "--threads",
+            threads,
+        ]);
+        assert!(ok, "{err}");
+        // One line an epoch with the held-out losses; no progress bar when stderr is a pipe.
+        for epoch in 1..=3 {
+            let line = stdout
+                .lines()
+                .find(|l| l.starts_with(&format!("epoch   {epoch}: fit loss 0.")))
+                .unwrap_or_else(|| panic!("epoch {epoch} in {stdout}"));
+            assert!(line.contains(", held-out loss 0."), "{line}");
+            assert!(line.contains(" (target); "), "{line}");
+            assert!(line.ends_with(" positions/s"), "{line}");
+        }
+        assert!(!err.contains("batches"), "{err}");
+        let bytes = std::fs::read(&out).unwrap();
+        std::fs::remove_file(out).ok();
+        (bytes, stdout)
+    };
+    let (one, out) = weights("1");
+    let (two, _) = weights("2");
+    assert!(out.contains("bytes a position to fit"), "{out}");
+    assert!(one.len() > 36 && one == two, "the weight files differ");
+    std::fs::remove_file(data).ok();
+}
+
+#[test]
+fn truncated_and_foreign_data_files_are_refused_by_name() {
+    let good = selfplay_data("good", 4);
+    let bytes = std::fs::read(&good).unwrap();
+    let dir = std::env::temp_dir();
+    let id = std::process::id();
+    let cut = dir.join(format!("tiao-tune-cut-{id}.tsd"));
+    std::fs::write(&cut, &bytes[..bytes.len() - 11]).unwrap();
+    let foreign = dir.join(format!("tiao-tune-foreign-{id}.tsd"));
+    std::fs::write(&foreign, b"[Event \"x\"]\n1. 11-15 23-19 *\n").unwrap();
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 3;
+    flipped[last] ^= 0x40;
+    let corrupt = dir.join(format!("tiao-tune-corrupt-{id}.tsd"));
+    std::fs::write(&corrupt, &flipped).unwrap();
+    let out = dir.join(format!("tiao-tune-refused-{id}.tpw"));
+    let tune = |variant: &str, files: &[&PathBuf]| {
+        let mut args = vec!["tune", "-v", variant, "--out", out.to_str().unwrap()];
+        for f in files {
+            args.extend_from_slice(&["--data", f.to_str().unwrap()]);
+        }
+        tiao(&args)
+    };
+    // A good file first, then the bad one: the error names the bad one.
+    for (file, needle) in [
+        (&cut, "the data ends inside the chunk at byte"),
+        (
+            &foreign,
+            "not tiao self-play data: no chunk header at byte 0",
+        ),
+        (&corrupt, "checksum mismatch"),
+    ] {
+        let (_, err, ok) = tune("english", &[&good, file]);
+        assert!(!ok);
+        let name = format!("{}: ", file.to_str().unwrap());
+        assert!(err.contains(&name) && err.contains(needle), "{err}");
+    }
+    // Data of another variant.
+    let (_, err, ok) = tune("russian", &[&good]);
+    assert!(!ok);
+    assert!(
+        err.contains(good.to_str().unwrap()) && err.contains("english data where russian"),
+        "{err}"
+    );
+    // A missing file.
+    let missing = dir.join(format!("tiao-tune-missing-{id}.tsd"));
+    let (_, err, ok) = tune("english", &[&missing]);
+    assert!(!ok && err.contains(missing.to_str().unwrap()), "{err}");
+    for p in [good, cut, foreign, corrupt, out] {
+        std::fs::remove_file(p).ok();
+    }
+}
