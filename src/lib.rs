@@ -15,12 +15,14 @@
 //!   outside passes; [`numbers`]: the one reader of the whole numbers and times users give;
 //!   [`variant`]: the run-time choice of game, resolved once by [`dispatch!`]; [`engine`]: the
 //!   facade the protocols drive (background searches, events, options); [`track`]: a game
-//!   being played and the one replay of games given as text; [`pdn`]: game records;
+//!   being played and the one replay of games given as text; [`pdn`]: game records; [`book`]:
+//!   opening books (format, build by drop-out expansion, probe);
 //! - the ways in: [`protocol`] (Hub and DXP, parse and format only), [`matches`](mod@matches)
 //!   (engine matches), [`analysis`], [`render`], [`training`] (fitting the evaluation), and the
 //!   `tiao` command line (`src/cli`, with the bench positions and their signature).
 
 pub mod analysis;
+pub mod book;
 pub mod draughts;
 pub mod egdb;
 pub mod engine;

@@ -26,6 +26,9 @@ enum Command {
     Hub(cli::hub::HubArgs),
     /// Search the fixed bench positions: total nodes (the search signature) and nodes/s.
     Bench(cli::bench::BenchArgs),
+    /// Opening books: grow one by the engine's own analysis (drop-out expansion; deterministic,
+    /// resumable, shardable), describe one, or look a position up.
+    Book(cli::book::BookArgs),
     /// Draw a position: a text diagram, or an SVG picture with coordinates and the last move.
     Board(cli::board::BoardArgs),
     /// Play international draughts over the network with the DamExchange Protocol (DXP), as a
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Board(args)) => cli::board::run(args),
+        Some(Command::Book(args)) => cli::book::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
         Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Egdb(args)) => cli::egdb::run(args),

@@ -17,6 +17,7 @@ pub mod bench;
 mod bench_positions;
 mod bench_timing;
 pub mod board;
+pub mod book;
 pub mod dxp;
 pub mod egdb;
 pub mod hub;

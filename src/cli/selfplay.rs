@@ -67,7 +67,7 @@ fn default_threads() -> usize {
 }
 
 /// `I/N` with `I < N`.
-fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
     let (i, n) = s
         .split_once('/')
         .ok_or_else(|| format!("'{s}' is not I/N (e.g. 0/4)"))?;

@@ -7,6 +7,7 @@ mod cli_support;
 
 mod analyze_batch;
 mod board_svg;
+mod book;
 mod cli_output;
 mod match_faults;
 mod match_pdn;
