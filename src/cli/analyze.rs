@@ -43,8 +43,8 @@ pub struct AnalyzeArgs {
     /// Search to this depth in plies, 1..=127 (default when no other limit is given: 22).
     #[arg(long, short, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: Option<u32>,
-    /// Search for this many seconds (above 0).
-    #[arg(long, value_parser = super::positive_seconds)]
+    /// Search for this many seconds, or with a unit (500ms, 2s); above 0.
+    #[arg(long, value_name = "TIME", value_parser = super::positive_seconds)]
     movetime: Option<f64>,
     /// Search this many nodes.
     #[arg(long, value_parser = super::whole::<u64>(1, u64::MAX))]

@@ -25,8 +25,8 @@ pub struct BenchArgs {
     /// after 20-120 ms; prints the time from `stop` to `done` (median, p90, p99, max).
     #[arg(long, value_name = "N", value_parser = super::whole::<usize>(1, 100_000), conflicts_with = "move_time_usage")]
     stop_latency: Option<usize>,
-    /// Instead of the signature: searches at this fixed move time through a `tiao hub` child;
-    /// prints the share of it used and the time over it.
+    /// Instead of the signature: searches at this fixed move time (seconds, or with a unit:
+    /// 500ms) through a `tiao hub` child; prints the share of it used and the time over it.
     #[arg(long, value_name = "SECONDS", value_parser = super::positive_seconds)]
     move_time_usage: Option<f64>,
     /// Searches of --move-time-usage.

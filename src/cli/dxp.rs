@@ -65,17 +65,20 @@ pub struct DxpArgs {
     /// Cap every search at this depth, 1..=127 (quick games and tests; the clock still applies).
     #[arg(long, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]
     depth: Option<u32>,
-    /// Cap every move at this many seconds (quick games and tests; the clock still applies).
+    /// Cap every move at this many seconds, or with a unit (500ms) (quick games and tests; the
+    /// clock still applies).
     #[arg(long, value_name = "SECONDS", value_parser = super::positive_seconds)]
     move_time: Option<f64>,
-    /// Test only: our clock for every game, in seconds, instead of the GAMEREQ's minutes.
+    /// Test only: our clock for every game, in seconds (or with a unit), instead of the GAMEREQ's
+    /// minutes.
     #[arg(long, hide = true, value_name = "SECONDS", value_parser = super::seconds)]
     clock: Option<f64>,
-    /// Test only: the peer's clock for every game, in seconds, instead of the GAMEREQ's minutes.
+    /// Test only: the peer's clock for every game, in seconds (or with a unit), instead of the
+    /// GAMEREQ's minutes.
     #[arg(long, hide = true, value_name = "SECONDS", value_parser = super::seconds)]
     peer_clock: Option<f64>,
-    /// Close a connection on which the peer sends no game message for this many seconds while
-    /// no game waits for its move (its own clock rules then).
+    /// Close a connection on which the peer sends no game message for this many seconds (or
+    /// with a unit: 1500ms) while no game waits for its move (its own clock rules then).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = super::positive_seconds)]
     idle_timeout: f64,
 }

@@ -1,15 +1,18 @@
 //! `tiao egdb`: endgame tables. `build` solves every slice up to a number of pieces (resumable:
-//! what is built is skipped), `verify` checks built tables against the rules, `info` lists the
-//! tables of a directory (and what is wrong with any of them) or looks a position up.
+//! what is built is skipped), `verify` checks built tables against the rules (without `--pieces`
+//! or `--slice`: every table of the variant found in the directory), `info` lists the tables of
+//! a directory (and what is wrong with any of them) or looks a position up.
 
 use clap::{Args, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tiao::dispatch;
 use tiao::draughts::position::Position;
+use tiao::egdb::Kind;
 use tiao::egdb::draughts::index::Material;
-use tiao::egdb::draughts::{DraughtsBuilder, max_table_pieces, open_tables};
+use tiao::egdb::draughts::{DraughtsBuilder, built_slices, max_table_pieces, open_tables};
 use tiao::egdb::driver::{self, Builder, UnitReport};
 use tiao::egdb::morris::build::MorrisBuilder;
+use tiao::egdb::morris::store::built_sectors;
 use tiao::game::{Game, Variant};
 use tiao::variant::{DrawRuleSet, GameKind};
 
@@ -17,6 +20,7 @@ use tiao::variant::{DrawRuleSet, GameKind};
 #[command(after_help = "\
 Examples:
   tiao egdb build --variant english --pieces 4
+  tiao egdb verify --variant english              (every english table in the directory)
   tiao egdb verify --variant english --pieces 4
   tiao egdb info --variant english --fen W:WK1,K2:BK30
   tiao egdb build --variant morris --pieces 12
@@ -34,7 +38,8 @@ pub struct EgdbArgs {
 enum EgdbCommand {
     /// Build every slice of up to --pieces pieces (resumable).
     Build(BuildArgs),
-    /// Check built tables: every stored value agrees with the values of its successors.
+    /// Check built tables: every stored value agrees with the values of its successors. Without
+    /// --pieces or --slice: every table of the variant found in the directory.
     Verify(BuildArgs),
     /// List the tables of a variant and their problems, or look a position up (--fen).
     Info(InfoArgs),
@@ -46,8 +51,10 @@ struct BuildArgs {
     #[arg(long, short, default_value = "international")]
     variant: Variant,
     /// Pieces: 2..=7 for draughts (every ending of up to this many pieces), 6..=18 for morris
-    /// (every sector of the moving phase with up to this many pieces on the board).
-    #[arg(long, short, value_parser = super::whole::<u32>(2, 18), required_unless_present = "slice")]
+    /// (every sector of the moving phase with up to this many pieces on the board). Build: needed
+    /// unless --slice is given; verify: without it (and --slice), every table found in the
+    /// directory.
+    #[arg(long, short, value_parser = super::whole::<u32>(2, 18))]
     pieces: Option<u32>,
     /// Draughts: only these slices (and every slice they lead to), e.g. --slice KKKKvK (the side
     /// to move's kings and men, v, the other side's); repeatable.
@@ -147,6 +154,12 @@ fn kind_of(variant: Variant) -> Result<GameKind, String> {
 fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
     let dir = dir_of(&a.dir)?;
     let kind = kind_of(a.variant)?;
+    if a.pieces.is_none() && a.slice.is_empty() {
+        if verify {
+            return verify_found(&dir, kind, a);
+        }
+        return Err("--pieces: needed for a build (or --slice)".into());
+    }
     let is_morris = a.variant == Variant::Morris;
     let pieces = a.pieces.unwrap_or(0);
     if is_morris {
@@ -265,8 +278,121 @@ fn build(a: &BuildArgs, verify: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Slice or sector names listed per level when `verify` says what it found; a level with more
+/// is counted only.
+const LISTED_NAMES: usize = 12;
+
+/// `tiao egdb verify` without `--pieces` or `--slice`: every table of the variant found in the
+/// directory (`--from-pieces` and `--shard` still narrow it), after saying what was found.
+fn verify_found(dir: &Path, kind: GameKind, a: &BuildArgs) -> Result<(), String> {
+    let variant = a.variant;
+    let sub = dir.join(variant.name());
+    if !dir.is_dir() {
+        return Err(format!(
+            "{}: no such directory, so no {variant} tables to verify",
+            dir.display()
+        ));
+    }
+    let shard = a.shard.unwrap_or((0, 1));
+    // What is there: (pieces, name) of each table, how many have distance files, and the
+    // builder that verifies them.
+    type Found = (Vec<(u32, String)>, usize, Box<dyn Builder>);
+    let (found, distances, builder): Found = dispatch!(kind,
+    R => {
+        let slices = built_slices::<R>(dir).map_err(|e| e.to_string())?;
+        let most = max_table_pieces::<<R as tiao::draughts::rules::Rules>::Board>();
+        if let Some((m, _)) = slices.iter().find(|(m, _)| m.pieces() > most) {
+            return Err(format!(
+                "{}: slice {m} has more than the {most} pieces {variant} tables go up to",
+                sub.display()
+            ));
+        }
+        // Distance files are expected when every slice has one (a build with
+        // --no-distance writes none); a slice's own distances are checked when there.
+        let distances = slices.iter().filter(|&&(_, d)| d).count();
+        let expected = !a.no_distance && distances == slices.len();
+        let targets: Vec<Material> = slices.iter().map(|&(m, _)| m).collect();
+        let b = DraughtsBuilder::<R>::new(dir, 0, expected)
+            .verify_shard(shard)
+            .only(&targets);
+        let names = slices.iter().map(|(m, _)| (m.pieces(), m.to_string())).collect();
+        (names, distances, Box::new(b))
+    },
+    morris => {
+        if a.no_distance {
+            return Err("--no-distance: morris tables always carry their distances".into());
+        }
+        let sectors = built_sectors(dir);
+        let most = sectors.iter().map(|s| s.pieces()).max().unwrap_or(0);
+        let b = MorrisBuilder::new(dir, most, shard).only(&sectors);
+        let names = sectors
+            .iter()
+            .map(|s| (s.pieces() as u32, format!("{}-{}", s.stm, s.opp)))
+            .collect();
+        (names, sectors.len(), Box::new(b))
+    });
+    let (Some(least), Some(most)) = (
+        found.iter().map(|f| f.0).min(),
+        found.iter().map(|f| f.0).max(),
+    ) else {
+        return Err(format!(
+            "no {variant} tables in {} (no .wdl files there): nothing to verify; build them \
+             with `tiao egdb build --variant {variant} --pieces N --dir {}`, or name another \
+             directory with --dir",
+            sub.display(),
+            dir.display()
+        ));
+    };
+    println!(
+        "found {} in {}, {least} to {most} pieces, {}:",
+        count(found.len(), &format!("{variant} table")),
+        sub.display(),
+        if distances == found.len() {
+            "each with its distance file".to_string()
+        } else {
+            format!("{distances} of them with a distance file")
+        }
+    );
+    for pieces in least..=most {
+        let names: Vec<&str> = found
+            .iter()
+            .filter(|f| f.0 == pieces)
+            .map(|f| f.1.as_str())
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let listed = if names.len() <= LISTED_NAMES {
+            format!(": {}", names.join(" "))
+        } else {
+            String::new()
+        };
+        println!("  {pieces} pieces: {}{listed}", count(names.len(), "table"));
+    }
+    if let Some(from) = a.from_pieces
+        && from > most
+    {
+        return Err(format!(
+            "--from-pieces {from}: the {variant} tables in {} have at most {most} pieces",
+            sub.display()
+        ));
+    }
+    run_verify(&*builder, a)
+}
+
+/// `1 table`, `16 tables`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 fn run_verify(builder: &dyn Builder, a: &BuildArgs) -> Result<(), String> {
+    let mut tables = 0;
     let mut on_unit = |u: &driver::Unit, v: &driver::Verified| {
+        tables += u
+            .outputs
+            .iter()
+            .filter(|o| o.header.kind == Kind::Wdl)
+            .count();
         println!(
             "{:<28} {:>13} positions checked, {} wrong",
             u.name, v.checked, v.errors
@@ -295,8 +421,9 @@ fn run_verify(builder: &dyn Builder, a: &BuildArgs) -> Result<(), String> {
         .map(|(i, n)| format!(" (shard {i}/{n})"))
         .unwrap_or_default();
     println!(
-        "verified{shard}: {} positions agree with their successors",
-        all.checked
+        "verified{shard}: {} positions of {} agree with their successors",
+        all.checked,
+        count(tables, "table")
     );
     Ok(())
 }

@@ -32,10 +32,12 @@ pub struct MatchArgs {
     /// Number of games, 1..=1000000 (each opening is played twice, colours reversed).
     #[arg(long, default_value_t = 100, value_parser = super::whole::<usize>(1, 1_000_000))]
     games: usize,
-    /// Time per move: milliseconds, or with a unit (100ms, 0.5s). The default control is 100 ms.
-    #[arg(long, value_name = "TIME")]
-    movetime: Option<String>,
-    /// Base time plus increment in seconds, the clock kept by the runner (60+0.5, 1:00+1).
+    /// Time per move: milliseconds, or with a unit (100ms, 0.5s); a number without a unit under
+    /// 1 (under a millisecond) is refused. The default control is 100 ms.
+    #[arg(long, value_name = "TIME", value_parser = super::positive_millis)]
+    movetime: Option<f64>,
+    /// Base time plus increment in seconds, or with units, the clock kept by the runner (60+0.5,
+    /// 1:00+1, 10s+100ms).
     #[arg(long, value_name = "BASE+INC")]
     tc: Option<String>,
     /// Nodes per move (deterministic with built-in engines).
@@ -86,15 +88,17 @@ pub struct MatchArgs {
     /// Write every game to this PDN file (as each game ends).
     #[arg(long, value_name = "FILE")]
     pdn: Option<String>,
-    /// Milliseconds over its time a player may take before it loses on time (at most 3600000).
-    #[arg(long, default_value_t = 100, value_parser = super::whole::<u64>(0, 3_600_000))]
-    margin: u64,
+    /// Milliseconds over its time a player may take before it loses on time, or with a unit
+    /// (100ms, 0.1s); at most an hour.
+    #[arg(long, value_name = "TIME", default_value = "100", value_parser = margin)]
+    margin: f64,
     /// Seconds an engine may take for a move without a time limit (--nodes, --depth) before it
-    /// is taken to hang and loses.
-    #[arg(long, default_value_t = 60.0, value_parser = super::positive_seconds)]
+    /// is taken to hang and loses (or with a unit: 90s, 500ms).
+    #[arg(long, value_name = "TIME", default_value_t = 60.0, value_parser = super::positive_seconds)]
     hang_timeout: f64,
-    /// Seconds an external engine may take to start (hub ... wait, init ... ready).
-    #[arg(long, default_value_t = 10.0, value_parser = super::positive_seconds)]
+    /// Seconds an external engine may take to start (hub ... wait, init ... ready), or with a
+    /// unit.
+    #[arg(long, value_name = "TIME", default_value_t = 10.0, value_parser = super::positive_seconds)]
     start_timeout: f64,
     /// Write every line exchanged with external engines to this file.
     #[arg(long, value_name = "FILE")]
@@ -107,25 +111,14 @@ pub struct MatchArgs {
     quiet: bool,
 }
 
-/// `100`, `100ms`, `0.5s` as a duration (a bare number is milliseconds), above zero and at most
-/// `tiao::numbers::MAX_SECONDS`.
-fn parse_time(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        (t, 1e-3)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("--movetime {text}: not a time (e.g. 100, 100ms, 0.5s)"))?;
-    match tiao::numbers::seconds(v * scale) {
-        Ok(s) if s > 0.0 => Ok(Duration::from_secs_f64(s)),
-        Ok(_) => Err(format!("--movetime {text}: the time must be above 0")),
-        Err(e) => Err(format!("--movetime {text}: {e}")),
+/// The longest `--margin`, in seconds (an hour).
+const MAX_MARGIN_SECONDS: f64 = 3600.0;
+
+/// `--margin`: a time, a bare number in milliseconds, at most [`MAX_MARGIN_SECONDS`]; in seconds.
+fn margin(text: &str) -> Result<f64, String> {
+    match tiao::numbers::parse_time(text, tiao::numbers::TimeUnit::Millis)? {
+        s if s <= MAX_MARGIN_SECONDS => Ok(s),
+        _ => Err(format!("{text} is more than {MAX_MARGIN_SECONDS} s")),
     }
 }
 
@@ -196,8 +189,8 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     if given.iter().filter(|&&g| g).count() > 1 {
         return Err("give at most one of --movetime, --tc, --nodes, --depth".into());
     }
-    let control = if let Some(t) = &args.movetime {
-        Control::MoveTime(parse_time(t)?)
+    let control = if let Some(t) = args.movetime {
+        Control::MoveTime(Duration::from_secs_f64(t))
     } else if let Some(tc) = &args.tc {
         Control::parse_tc(tc)?
     } else if let Some(n) = args.nodes {
@@ -272,7 +265,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         openings,
         adjudication,
-        margin: Duration::from_millis(args.margin),
+        margin: Duration::from_secs_f64(args.margin),
         hang_timeout: Duration::from_secs_f64(args.hang_timeout),
         sprt,
         event: args.event.clone(),
@@ -441,12 +434,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn times() {
-        assert_eq!(parse_time("100").unwrap(), Duration::from_millis(100));
-        assert_eq!(parse_time("100ms").unwrap(), Duration::from_millis(100));
-        assert_eq!(parse_time("0.5s").unwrap(), Duration::from_millis(500));
-        assert!(parse_time("0").is_err());
-        assert!(parse_time("x").is_err());
-        assert!(parse_time("-1s").is_err());
+    fn margins() {
+        assert_eq!(margin("100"), Ok(0.1));
+        assert_eq!(margin("0"), Ok(0.0));
+        assert_eq!(margin("2s"), Ok(2.0));
+        assert_eq!(margin("3600000"), Ok(MAX_MARGIN_SECONDS));
+        assert!(margin("3600001").is_err());
+        assert!(margin("0.5").unwrap_err().contains("under a millisecond"));
+        assert!(margin("-1").is_err());
     }
 }

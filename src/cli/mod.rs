@@ -2,13 +2,15 @@
 //! work is done by the library. The arguments several subcommands share are here: the game
 //! ([`GameArgs`]), a position given as a FEN and moves ([`PositionArgs`]) and search parameters
 //! ([`ParamArgs`]), and the value parsers that check every number when the command line is read
-//! ([`whole`], [`seconds`], [`positive_seconds`], all through `tiao::numbers`): NaN, infinities,
-//! negative and absurd values are refused before anything runs, naming the option and the range.
+//! ([`whole`], [`seconds`], [`positive_seconds`], [`positive_millis`], all through
+//! `tiao::numbers`): NaN, infinities, negative and absurd values, and times without a unit under a
+//! millisecond, are refused before anything runs, naming the option and the range.
 
 use clap::Args;
 use tiao::engine::EngineError;
 use tiao::game::Variant;
 use tiao::memory::MemoryError;
+use tiao::numbers::TimeUnit;
 use tiao::search::Params;
 use tiao::variant::{DrawRuleSet, GameKind};
 
@@ -167,17 +169,30 @@ where
     }
 }
 
-/// A clap value parser for a time in seconds: a finite number from 0 to
-/// `tiao::numbers::MAX_SECONDS`.
+/// A clap value parser for a time, in seconds: a number with a unit (`500ms`, `2s`) or a bare
+/// number of seconds, from 0 to `tiao::numbers::MAX_SECONDS` (`tiao::numbers::parse_time`: a
+/// bare number under a millisecond is refused).
 pub fn seconds(text: &str) -> Result<f64, String> {
-    tiao::numbers::parse_seconds(text)
+    tiao::numbers::parse_time(text, TimeUnit::Seconds)
 }
 
 /// As [`seconds`], above zero.
 pub fn positive_seconds(text: &str) -> Result<f64, String> {
-    match seconds(text)? {
-        v if v > 0.0 => Ok(v),
-        _ => Err(format!("{text}: the time must be above 0 seconds")),
+    positive(text, seconds(text)?)
+}
+
+/// As [`positive_seconds`], a bare number in milliseconds (`tiao match --movetime 100`); the
+/// time in seconds.
+pub fn positive_millis(text: &str) -> Result<f64, String> {
+    positive(text, tiao::numbers::parse_time(text, TimeUnit::Millis)?)
+}
+
+/// `secs` when it is above zero; else why not.
+fn positive(text: &str, secs: f64) -> Result<f64, String> {
+    if secs > 0.0 {
+        Ok(secs)
+    } else {
+        Err(format!("{text}: the time must be above 0"))
     }
 }
 
@@ -190,5 +205,14 @@ mod tests {
         assert!(positive_seconds("0").is_err());
         assert!(positive_seconds("nan").is_err());
         assert_eq!(positive_seconds("2"), Ok(2.0));
+        assert_eq!(positive_seconds("250ms"), Ok(0.25));
+        assert_eq!(positive_millis("250"), Ok(0.25));
+        assert_eq!(positive_millis("2s"), Ok(2.0));
+        assert!(positive_millis("0ms").is_err());
+        assert!(
+            positive_millis("0.05")
+                .unwrap_err()
+                .contains("0.05s or 0.05ms")
+        );
     }
 }

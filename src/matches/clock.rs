@@ -28,7 +28,9 @@ pub enum Control {
 }
 
 impl Control {
-    /// Reads `base+inc` in seconds (`60+0.5`, `10`, `1:30+1`: minutes:seconds allowed).
+    /// Reads `base+inc` in seconds (`60+0.5`, `10`, `1:30+1`: minutes:seconds allowed), each
+    /// part with a unit if wanted (`10s+100ms`; [`crate::numbers::parse_time`]: a number without
+    /// one under a millisecond is refused).
     pub fn parse_tc(text: &str) -> Result<Control, String> {
         let t = text.trim();
         let (base, inc) = t.split_once('+').unwrap_or((t, "0"));
@@ -40,7 +42,13 @@ impl Control {
                     let sec: f64 = sec.parse().map_err(|_| bad(text))?;
                     m * 60.0 + sec
                 }
-                None => s.parse().map_err(|_| bad(text))?,
+                None => {
+                    if s.parse::<f64>().is_err() && !s.ends_with(crate::numbers::SECONDS_SUFFIX) {
+                        return Err(bad(text));
+                    }
+                    crate::numbers::parse_time(s, crate::numbers::TimeUnit::Seconds)
+                        .map_err(|e| format!("--tc {text}: {e}"))?
+                }
             };
             crate::numbers::seconds(v).map_err(|e| format!("--tc {text}: {e}"))
         };
@@ -68,7 +76,7 @@ impl Control {
 }
 
 fn bad(text: &str) -> String {
-    format!("--tc {text}: expected base+increment in seconds, e.g. 60+0.5 or 1:00+1")
+    format!("--tc {text}: expected base+increment in seconds, e.g. 60+0.5, 1:00+1 or 10s+100ms")
 }
 
 /// Seconds written briefly: `0.1`, `60`, `1.25`.
@@ -201,9 +209,29 @@ mod tests {
                 inc: Duration::ZERO
             }
         );
-        for bad in ["", "+1", "x+1", "0+1", "-5+1", "10+y", "1e9"] {
+        assert_eq!(
+            Control::parse_tc("10s+100ms").unwrap(),
+            Control::Clock {
+                base: Duration::from_secs(10),
+                inc: Duration::from_millis(100)
+            }
+        );
+        for bad in [
+            "", "+1", "x+1", "0+1", "-5+1", "10+y", "1e9", "10+5min", "0ms+1",
+        ] {
             assert!(Control::parse_tc(bad).is_err(), "{bad}");
         }
+        assert!(
+            Control::parse_tc("x+1")
+                .unwrap_err()
+                .contains("e.g. 60+0.5")
+        );
+        // An increment under a millisecond without a unit is a unit forgotten.
+        let e = Control::parse_tc("10+0.0005").unwrap_err();
+        assert!(
+            e.contains("--tc 10+0.0005") && e.contains("0.0005s or 0.0005ms"),
+            "{e}"
+        );
         assert_eq!(Control::parse_tc("60+0.5").unwrap().pdn_tag(), "60+0.5");
     }
 

@@ -1,7 +1,9 @@
 //! The verify pass and the resumable build: tables built in the test run agree with the values
 //! of their successors (and their distances with their successors' distances); a table whose
 //! values were changed, even with its checksums remade, fails verification, naming the slice;
-//! a build run again skips what is built, and rebuilds only what is missing.
+//! a build run again skips what is built, and rebuilds only what is missing; `tiao egdb verify`
+//! without `--pieces` verifies every table found in the directory, and one without tables of
+//! the variant is an error naming it.
 
 use crate::egdb_common::*;
 use std::fs;
@@ -225,4 +227,90 @@ fn the_shards_of_the_verify_pass_add_up_to_the_whole() {
     assert!(shards[(won / block % 3) as usize].errors > 0, "{shards:?}");
     assert_eq!(shards.iter().map(|v| v.errors).sum::<u64>(), whole.errors);
     assert_eq!(shards.iter().map(|v| v.checked).sum::<u64>(), whole.checked);
+}
+
+/// Runs `tiao egdb verify` with `args`: stdout, stderr, success.
+fn tiao_verify(args: &[&str]) -> (String, String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(["egdb", "verify", "-q"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn verify_without_pieces_checks_every_table_in_the_directory() {
+    let dir = temp_dir("verify-found");
+    build_all::<English>(&dir, 3);
+    let d = dir.to_str().unwrap();
+    // 2 pieces: 4 slices; 3 pieces: 12.
+    let (out, err, ok) = tiao_verify(&["--variant", "english", "--dir", d]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("found 16 english tables in") && out.contains("2 to 3 pieces"),
+        "{out}"
+    );
+    assert!(out.contains("2 pieces: 4 tables: KvK MvK KvM MvM"), "{out}");
+    assert!(out.contains("3 pieces: 12 tables"), "{out}");
+    assert!(out.contains("of 16 tables agree"), "{out}");
+    // The same as naming the pieces.
+    let (named, _, ok) = tiao_verify(&["--variant", "english", "--dir", d, "--pieces", "3"]);
+    let verified = |o: &str| {
+        o.lines()
+            .find(|l| l.starts_with("verified"))
+            .map(str::to_string)
+    };
+    assert!(ok && verified(&named) == verified(&out), "{named}\n{out}");
+    // --from-pieces narrows it.
+    let (out, err, ok) = tiao_verify(&["--variant", "english", "--dir", d, "--from-pieces", "3"]);
+    assert!(ok && out.contains("of 12 tables agree"), "{out}\n{err}");
+    let (_, err, ok) = tiao_verify(&["--variant", "english", "--dir", d, "--from-pieces", "4"]);
+    assert!(!ok && err.contains("at most 3 pieces"), "{err}");
+    // A table changed: found, and the exit status says so.
+    let path = wdl_path::<English>(&dir, Material::parse("KKvK").unwrap());
+    let codes = Table::open(&path).unwrap().decode_all().unwrap();
+    let won = codes.iter().position(|&c| c == Wdl::Win.code()).unwrap() as u64;
+    tamper(&path, won, Wdl::Draw.code());
+    let (_, err, ok) = tiao_verify(&["--variant", "english", "--dir", d]);
+    assert!(!ok && err.contains("disagree"), "{err}");
+    // A build still needs --pieces (or --slice).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(["egdb", "build", "--variant", "english", "--dir", d, "-q"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--pieces"), "{err}");
+}
+
+#[test]
+fn verify_without_tables_is_an_error_naming_the_directory_and_variant() {
+    let dir = temp_dir("verify-empty");
+    let d = dir.to_str().unwrap();
+    for variant in ["english", "international", "morris"] {
+        let (out, err, ok) = tiao_verify(&["--variant", variant, "--dir", d]);
+        assert!(!ok, "{variant}: {out}");
+        assert!(!err.contains("panicked"), "{err}");
+        let sub = dir.join(variant);
+        assert!(
+            err.contains(&format!("no {variant} tables in {}", sub.display())),
+            "{variant}: {err}"
+        );
+    }
+    // English tables there, none of another variant.
+    build_all::<English>(&dir, 2);
+    let (_, err, ok) = tiao_verify(&["--variant", "russian", "--dir", d]);
+    assert!(!ok && err.contains("no russian tables in"), "{err}");
+    // No directory at all.
+    let gone = dir.join("nowhere");
+    let (_, err, ok) = tiao_verify(&["--variant", "english", "--dir", gone.to_str().unwrap()]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains(&gone.display().to_string()) && err.contains("english"),
+        "{err}"
+    );
 }

@@ -632,3 +632,35 @@ fn the_engine_converts_won_endings_with_the_tables() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tiao egdb verify --variant morris` without `--pieces` verifies the sectors found in the
+/// directory, and names them first.
+#[test]
+fn verify_without_pieces_checks_the_sectors_found() {
+    use tiao::egdb::driver::Builder as _;
+    use tiao::egdb::morris::build::MorrisBuilder;
+    use tiao::egdb::morris::store::built_sectors;
+    let dir = temp_dir("verify-found");
+    build(&dir, 6);
+    let found = built_sectors(&dir);
+    let names: Vec<String> = MorrisBuilder::new(&dir, 18, (0, 1))
+        .only(&found)
+        .units()
+        .into_iter()
+        .map(|u| u.name)
+        .collect();
+    assert_eq!(names, ["3-3"]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(["egdb", "verify", "-q", "--variant", "morris", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("found 1 morris table in") && text.contains("6 pieces: 1 table: 3-3"),
+        "{text}"
+    );
+    assert!(text.contains("of 1 table agree"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,8 @@
 //! The command line's manners: a reader that stops early (`| head`) ends the program quietly, as
 //! Unix tools do, instead of a panic; search parameters set with `--set` reach the search, and a
 //! bad one is an error naming it; a table larger than the memory available is refused with the
-//! figures, never an abort.
+//! figures, never an abort; a time without a unit under a millisecond is refused, naming the
+//! units.
 
 use crate::cli_support::{tiao, tiao_env};
 use std::io::{BufRead, BufReader};
@@ -312,6 +313,74 @@ fn numbers_are_checked_when_the_command_line_is_read() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: no '{needle}' in {err}");
     }
+}
+
+#[test]
+fn a_time_without_a_unit_under_a_millisecond_is_refused() {
+    // `--movetime` of a match is in milliseconds: 0.05 is a unit forgotten, refused before any
+    // game is played (no PDN written), the message naming both units.
+    let pdn = std::env::temp_dir().join(format!("tiao-movetime-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&pdn);
+    let (out, err, ok) = tiao(&[
+        "match",
+        "--engine",
+        "tiao",
+        "--engine",
+        "tiao",
+        "--games",
+        "2",
+        "--movetime",
+        "0.05",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{out}");
+    assert!(out.is_empty() && !pdn.exists(), "{out}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("--movetime")
+            && err.contains("under a millisecond")
+            && err.contains("0.05s")
+            && err.contains("0.05ms"),
+        "{err}"
+    );
+    // Every time option of the command line reads the same way (seconds without a unit there).
+    let cases: &[&[&str]] = &[
+        &["analyze", "--movetime", "0.0005"],
+        &["dxp", "--move-time", "0.0001"],
+        &["bench", "--move-time-usage", "0.0002"],
+        &[
+            "match",
+            "--engine",
+            "tiao",
+            "--engine",
+            "tiao",
+            "--tc",
+            "10+0.0005",
+        ],
+        &[
+            "match", "--engine", "tiao", "--engine", "tiao", "--margin", "0.5",
+        ],
+        &[
+            "match",
+            "--engine",
+            "tiao",
+            "--engine",
+            "tiao",
+            "--hang-timeout",
+            "1e-4",
+        ],
+    ];
+    for args in cases {
+        let (_, err, ok) = tiao(args);
+        assert!(
+            !ok && err.contains("under a millisecond"),
+            "{args:?}: {err}"
+        );
+    }
+    // With a unit, a time is read in it.
+    let (out, err, ok) = tiao(&["analyze", "--movetime", "50ms", "--fen", "W:WK46:B5"]);
+    assert!(ok && out.contains("bestmove"), "{out}\n{err}");
 }
 
 #[test]

@@ -73,3 +73,39 @@ pub fn distance_path<R: Rules>(dir: &Path, m: Material) -> PathBuf {
     dir.join(R::VARIANT.name())
         .join(format!("{m}{DISTANCE_EXT}"))
 }
+
+/// The slices of variant `R` built under `dir`: those whose `.wdl` file is in `dir/<variant>/`
+/// under its own name, each with whether its distance file is beside it, by pieces and then in
+/// the order of [`Material::all`]. Only the names are read (whoever uses the files opens and
+/// checks them); other files are left out. No directory: no slices; a directory that cannot
+/// be read: an error naming it.
+pub fn built_slices<R: Rules>(dir: &Path) -> Result<Vec<(Material, bool)>, crate::egdb::EgdbError> {
+    let sub = dir.join(R::VARIANT.name());
+    let entries = match std::fs::read_dir(&sub) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(crate::egdb::EgdbError::Io {
+                path: sub,
+                error: e.to_string(),
+            });
+        }
+    };
+    let mut found: Vec<(Material, bool)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let stem = name.to_str()?.strip_suffix(WDL_EXT)?;
+            let m = Material::parse(stem).filter(|m| m.to_string() == stem)?;
+            Some((m, distance_path::<R>(dir, m).is_file()))
+        })
+        .collect();
+    let order = |m: Material| {
+        Material::all(m.pieces())
+            .iter()
+            .position(|&a| a == m)
+            .unwrap_or(usize::MAX)
+    };
+    found.sort_by_cached_key(|&(m, _)| (m.pieces(), order(m)));
+    Ok(found)
+}

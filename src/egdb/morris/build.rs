@@ -258,6 +258,8 @@ pub struct MorrisBuilder {
     builder: Builder,
     pieces: u8,
     shard: (usize, usize),
+    /// Only these pairs (`None`: every pair).
+    only: Option<Vec<Sector>>,
 }
 
 impl MorrisBuilder {
@@ -268,12 +270,35 @@ impl MorrisBuilder {
             builder: Builder::new(dir),
             pieces,
             shard,
+            only: None,
         }
+    }
+
+    /// Only the pairs of `sectors` (a sector stands for its pair: `(a, b)` and `(b, a)`), of at
+    /// most `pieces` and in the shard, in their levels' order (`tiao egdb verify` without
+    /// `--pieces`: the sectors found in the directory).
+    pub fn only(mut self, sectors: &[Sector]) -> Self {
+        self.only = Some(
+            sectors
+                .iter()
+                .map(|s| Sector::new(s.stm.min(s.opp), s.stm.max(s.opp)))
+                .collect(),
+        );
+        self
+    }
+
+    /// The pairs of its units, in dependency order.
+    fn pairs(&self) -> Vec<Sector> {
+        let mut v = pairs(self.pieces, self.shard);
+        if let Some(only) = &self.only {
+            v.retain(|p| only.contains(p));
+        }
+        v
     }
 
     /// The pair a unit stands for.
     fn pair(&self, unit: &Unit) -> Result<Sector, EgdbError> {
-        pairs(self.pieces, self.shard)
+        self.pairs()
             .into_iter()
             .find(|&p| pair_name(p) == unit.name)
             .ok_or_else(|| EgdbError::Io {
@@ -285,7 +310,7 @@ impl MorrisBuilder {
 
 impl driver::Builder for MorrisBuilder {
     fn units(&self) -> Vec<Unit> {
-        pairs(self.pieces, self.shard)
+        self.pairs()
             .into_iter()
             .map(|pair| Unit {
                 name: pair_name(pair),

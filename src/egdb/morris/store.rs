@@ -135,6 +135,17 @@ pub fn open_recorded(
     Ok(t)
 }
 
+/// The sectors built under `dir`: those whose `.wdl` file is in `dir/morris/`, by pieces on the
+/// board, then by the side to move's. Only the names are looked at (whoever uses the files opens
+/// and checks them).
+pub fn built_sectors(dir: &Path) -> Vec<Sector> {
+    let mut found: Vec<Sector> = super::index::all_sectors()
+        .filter(|&s| path(dir, s, Kind::Wdl).is_file())
+        .collect();
+    found.sort_by_key(|s| (s.pieces(), s.stm));
+    found
+}
+
 /// Whether both files of a sector are there and open with the right headers.
 pub fn is_built(dir: &Path, sector: Sector) -> bool {
     [Kind::Wdl, Kind::Distance]
