@@ -8,6 +8,14 @@ use clap::Args;
 use tiao::search::tt::Tt;
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  tiao bench                                 # the signature (total nodes) and nodes/s
+  tiao bench --set lmr=off                   # what a search parameter does to the signature
+  tiao bench --stop-latency 200              # stop answered how fast, as a Hub client sees it
+  tiao bench --move-time-usage 0.1s          # how much of a fixed move time is used
+
+Quote the signature in every commit that changes the search or the evaluation.")]
 pub struct BenchArgs {
     /// Depth in plies, 1..=127.
     #[arg(long, short, default_value_t = bench::DEFAULT_DEPTH, value_parser = super::whole::<u32>(1, super::MAX_DEPTH))]

@@ -18,6 +18,13 @@ use tiao::protocol::dxp::{
 use tiao::variant::Variant;
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  tiao dxp                                           # follower on 127.0.0.1:27531
+  tiao dxp --listen 0.0.0.0:27531 --games 10 --pdn dxp.pdn
+  tiao dxp --connect 192.168.1.20:27531 --games 2 --time 10 --moves 75
+
+See docs/dxp.md for clocks, take-backs and the log.")]
 pub struct DxpArgs {
     #[command(flatten)]
     egdb: super::EgdbArgs,

@@ -4,6 +4,12 @@ use clap::Args;
 use std::io::{self, BufReader};
 
 #[derive(Args, Debug, Default)]
+#[command(after_help = "\
+Examples:
+  tiao hub                          # or bare `tiao`: wait for `hub` on stdin
+  printf 'hub\\ninit\\npos start\\nlevel move-time=1\\ngo think\\n' | tiao hub
+
+Every command, parameter and answer: protocol.md.")]
 pub struct HubArgs {
     #[command(flatten)]
     egdb: super::EgdbArgs,

@@ -13,6 +13,15 @@ use tiao::perft::{PerftOptions, divide};
 use tiao::variant::{DrawRuleSet, GameKind, Variant};
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  tiao perft --depth 9
+  tiao perft -v english --depth 10 --threads 2
+  tiao perft -v russian --fen W:W21,22:B10,11 --depth 6 --divide
+  tiao perft -v morris --depth 5 --removal-ply
+
+Leaves are counted with duplicate captures (same from, to and captured set) once, as RULES.md
+says; tests/data/*.perft holds the published figures they are checked against.")]
 pub struct PerftArgs {
     /// Variant: international (normal), brazilian, russian, duoyibu, english, morris.
     #[arg(long, short, default_value = "international")]
