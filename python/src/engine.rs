@@ -23,10 +23,10 @@ use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::Duration;
-use tiao::game::color::Color;
 use tiao::engine::{
     Done, EngineError, EngineOptions, Event, EventSink, Info, MAX_HASH_MIB, MAX_THREADS, MoveText,
 };
+use tiao::game::color::Color;
 use tiao::search::{Limits, Score, ScoreKind};
 use tiao::variant::GameKind;
 

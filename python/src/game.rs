@@ -10,10 +10,10 @@
 //! Invariant (the library's): a track's moves are legal and its positions follow from them, so
 //! the start FEN and the Hub moves replay it exactly (what `tiao.Engine` and pickling rely on).
 
-use tiao::game::color::Color;
 use tiao::draughts::position::Position;
 use tiao::draughts::rules::Rules;
 use tiao::engine::{MoveText, move_text};
+use tiao::game::color::Color;
 use tiao::game::{BulkCount, Evaluate, Game, MoveError, Variant};
 use tiao::morris::MorrisPosition;
 use tiao::perft::{self, PerftOptions};

@@ -12,8 +12,8 @@ use crate::game::track_for;
 use crate::position::{Position, kind_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping};
-use tiao::game::color::Color;
 use tiao::game::Variant;
+use tiao::game::color::Color;
 use tiao::pdn::{self, PdnMove, RESULTS};
 use tiao::variant::GameKind;
 
