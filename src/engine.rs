@@ -35,15 +35,25 @@
 //! process and directory: opened tables are shared by every engine), and hands them to its
 //! searches. Files refused are reported ([`Engine::tables`]) and left out; the engine plays on
 //! without them.
+//!
+//! Opening book ([`BookOptions`], options `book`, `book-file`, `book-ply`, `book-margin`,
+//! `book-seed`): off in [`EngineOptions::default`] (the tools search every position), on in the
+//! Hub and DXP engines. When on, a `go` that plays a move (not `analyze`, `ponder` or `infinite`)
+//! in a position the book holds is answered at once, on the calling thread, without a search: an
+//! [`Info`] with `book: true` and depth 0, then `Done`. The book is the default one embedded for
+//! the variant played ([`crate::book::embedded`]), or a file's of that variant; the choice among
+//! its moves is [`crate::book::choose`]'s, from a generator seeded per engine (`book-seed`).
 
 mod outbox;
 
+use crate::book::{self, Book, BookMove};
 use crate::dispatch;
 use crate::draughts::position::Position;
 use crate::egdb::{EgdbError, Opener, PendingCheck, Probe};
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::MoveList;
+use crate::game::rng::Rng;
 use crate::memory::MemoryError;
 use crate::search::time::TimeManager;
 use crate::search::time::TimeParams;
@@ -95,6 +105,8 @@ pub struct Info {
     pub partial: bool,
     /// Endgame-table answers (`None` when the engine has no tables).
     pub tb_hits: Option<u64>,
+    /// The move comes from the opening book, not from a search (depth 0, no nodes).
+    pub book: bool,
 }
 
 /// The end of a search.
@@ -251,6 +263,111 @@ pub struct EngineOptions {
     pub egdb: EgdbSetting,
     /// When the payload checksums of large table files are checked ([`TableCheck`]).
     pub egdb_check: TableCheck,
+    /// The opening book (off by default: see [`BookOptions`]).
+    pub book: BookOptions,
+}
+
+/// Plies from the start within which the book's choices are random by default (`book-ply`).
+pub const DEFAULT_BOOK_PLY: u32 = 10;
+/// How far below the best a book move chosen may score by default, centi-men (`book-margin`).
+pub const DEFAULT_BOOK_MARGIN: u32 = 4;
+/// The largest `book-ply` accepted.
+pub const MAX_BOOK_PLY: u32 = 10_000;
+/// The largest `book-margin` accepted, centi-men.
+pub const MAX_BOOK_MARGIN: u32 = 10_000;
+/// The largest `book-seed` accepted (a Hub `int` parameter is signed 64-bit).
+pub const MAX_BOOK_SEED: u64 = i64::MAX as u64;
+
+/// How the engine plays from its opening book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookOptions {
+    /// Whether `go` plays book moves (`book`).
+    pub enabled: bool,
+    /// Game plies (moves of the position's history) before which a move is drawn among those
+    /// within `margin` of the best; from then on the best (`book-ply`).
+    pub ply: u32,
+    /// How far below the best a chosen move may score, centi-men; 0: always the best
+    /// (`book-margin`).
+    pub margin: u32,
+    /// The seed of the choices (`book-seed`); `None`: one of the engine's own, different for
+    /// each engine.
+    pub seed: Option<u64>,
+    /// A book file to use instead of the embedded one (`book-file`); `None`: the default book.
+    pub file: Option<PathBuf>,
+}
+
+impl Default for BookOptions {
+    /// Off: the book is not used (the tools, `tiao match`'s engines).
+    fn default() -> Self {
+        BookOptions {
+            enabled: false,
+            ply: DEFAULT_BOOK_PLY,
+            margin: DEFAULT_BOOK_MARGIN,
+            seed: None,
+            file: None,
+        }
+    }
+}
+
+impl BookOptions {
+    /// On, with the default book and settings (the Hub and DXP engines).
+    pub fn on() -> BookOptions {
+        BookOptions {
+            enabled: true,
+            ..BookOptions::default()
+        }
+    }
+
+    /// The option names [`BookOptions::set`] takes.
+    pub const NAMES: &'static [&'static str] =
+        &["book", "book-ply", "book-margin", "book-seed", "book-file"];
+
+    /// Sets one of [`BookOptions::NAMES`] (`_` may stand for `-`) from its text: `book` a
+    /// boolean (`true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`), `book-file` a path (`default`,
+    /// `none` or empty: the embedded book; not read here). On error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let key = name.trim().to_ascii_lowercase().replace('_', "-");
+        let number = |max: u64| crate::numbers::whole(value, 0, max);
+        match key.as_str() {
+            "book" => {
+                self.enabled = parse_switch(value)
+                    .ok_or_else(|| format!("bad value '{value}' (expected true or false)"))?;
+            }
+            "book-ply" => self.ply = number(MAX_BOOK_PLY as u64)? as u32,
+            "book-margin" => self.margin = number(MAX_BOOK_MARGIN as u64)? as u32,
+            "book-seed" => self.seed = Some(number(MAX_BOOK_SEED)?),
+            "book-file" => {
+                self.file = match value.trim() {
+                    "" | "default" | "none" | "<empty>" => None,
+                    f => Some(PathBuf::from(f)),
+                }
+            }
+            _ => return Err(format!("unknown book option '{name}'")),
+        }
+        Ok(())
+    }
+}
+
+/// A boolean option's value: `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`.
+pub fn parse_switch(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// A move of the position in the engine's book, with its scores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookEntry {
+    /// The move.
+    pub mv: MoveText,
+    /// Its value through the book (minimax), side to move.
+    pub score: Score,
+    /// The score of its own search when the book was built, side to move.
+    pub leaf: Score,
+    /// The depth of that search, plies.
+    pub depth: u32,
 }
 
 /// When the engine checks the payload checksums of the table files its opener left unchecked
@@ -276,6 +393,7 @@ impl Default for EngineOptions {
             time: TimeParams::default(),
             egdb: EgdbSetting::Default,
             egdb_check: TableCheck::AtOpen,
+            book: BookOptions::default(),
         }
     }
 }
@@ -326,6 +444,11 @@ pub trait Session: Send {
     /// The files of the open tables that their check in the background
     /// ([`TableCheck::Background`]) has found damaged so far, in the order found.
     fn late_table_problems(&self) -> Vec<EgdbError>;
+    /// The current position's moves in `book`, best first (`None`: not in the book, or none of
+    /// its moves is legal here).
+    fn book_moves(&self, book: &Book) -> Option<Vec<(MoveText, BookMove)>>;
+    /// Moves played from the position set (its history's length).
+    fn ply(&self) -> usize;
 }
 
 /// A search of a position, ready to run on any thread: called with its limits, options, table,
@@ -442,6 +565,7 @@ pub fn info_of<G: Evaluate>(root: &G, r: &Report<G::Move>) -> Info {
         pv: line_text(root, &r.pv),
         partial: r.partial,
         tb_hits: r.tb_hits,
+        book: false,
     }
 }
 
@@ -549,6 +673,21 @@ impl<G: Evaluate> Session for GameSession<G> {
         })
     }
 
+    fn book_moves(&self, book: &Book) -> Option<Vec<(MoveText, BookMove)>> {
+        if book.variant != self.pos.variant() {
+            return None;
+        }
+        let moves: Vec<_> = book::probe::probe(book, &self.pos)?
+            .into_iter()
+            .map(|(m, b)| (move_text(&self.pos, &m), b))
+            .collect();
+        (!moves.is_empty()).then_some(moves)
+    }
+
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+
     fn searcher(&self) -> Searcher {
         let (root, history) = (self.pos, self.history.clone());
         let tables = self.tables.clone();
@@ -652,6 +791,35 @@ pub struct Engine {
     tables: TablesInfo,
     /// How many of the session's [`Session::late_table_problems`] are in `tables` already.
     late_seen: usize,
+    /// The book of `options.book.file` (`None`: the embedded books); used while its variant is
+    /// played.
+    file_book: Option<Arc<Book>>,
+    /// The generator of the book's choices.
+    book_rng: Rng,
+    /// The seed it started from (`book-seed`: given, or the engine's own).
+    book_seed: u64,
+}
+
+/// A seed of the engine's own for the book's choices: different for each engine (time, process,
+/// and a count), within [`MAX_BOOK_SEED`].
+fn own_seed() -> u64 {
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut r = Rng::new(nanos ^ (u64::from(std::process::id()) << 32) ^ n);
+    r.next_u64() & MAX_BOOK_SEED
+}
+
+/// Reads the book file `path` for `variant`, or the option error naming it.
+fn read_book_file(path: &Path, variant: Variant) -> Result<Arc<Book>, EngineError> {
+    book::embedded::read(path, variant)
+        .map(Arc::new)
+        .map_err(|e| EngineError::BadOption {
+            name: "book-file".into(),
+            reason: e.to_string(),
+        })
 }
 
 /// The directory of an `egdb` setting, or the option error naming it.
@@ -674,8 +842,13 @@ impl Engine {
             hash_mib: options.hash_mib.clamp(1, MAX_HASH_MIB),
             ..options
         };
+        let file_book = match &options.book.file {
+            Some(path) => Some(read_book_file(path, kind.variant)?),
+            None => None,
+        };
+        let book_seed = options.book.seed.unwrap_or_else(own_seed);
         let tables = session.open_tables(egdb_dir(&options.egdb)?.as_deref(), options.egdb_check);
-        Ok(Engine {
+        let engine = Engine {
             kind,
             tt: Arc::new(Tt::try_new(options.hash_mib).map_err(EngineError::Memory)?),
             options,
@@ -685,7 +858,100 @@ impl Engine {
             watchdog: Watchdog::default(),
             tables,
             late_seen: 0,
-        })
+            file_book,
+            book_rng: Rng::new(book_seed),
+            book_seed,
+        };
+        // The embedded book is decoded now, not at the first `go`, whose clock runs.
+        let _ = engine.book();
+        Ok(engine)
+    }
+
+    /// The book `go` plays from: `None` when the book is off; else the book file's when it is
+    /// of the variant played, otherwise the embedded book of the variant.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        if !self.options.book.enabled {
+            return None;
+        }
+        match &self.file_book {
+            Some(b) if b.variant == self.kind.variant => Some(b.clone()),
+            _ => book::embedded::default_book(self.kind.variant),
+        }
+    }
+
+    /// The current position's moves in the book (see [`Engine::book`]), best first; `None`
+    /// when the book is off or does not hold the position.
+    pub fn book_moves(&self) -> Option<Vec<BookEntry>> {
+        let book = self.book()?;
+        let moves = self.session.book_moves(&book)?;
+        Some(
+            moves
+                .into_iter()
+                .map(|(mv, b)| BookEntry {
+                    mv,
+                    score: Score(i32::from(b.score)),
+                    leaf: Score(i32::from(b.leaf)),
+                    depth: u32::from(b.depth),
+                })
+                .collect(),
+        )
+    }
+
+    /// The seed of the book's choices (`book-seed`: the one given, or the engine's own).
+    pub fn book_seed(&self) -> u64 {
+        self.book_seed
+    }
+
+    /// Uses the book file at `path` (`None`: the embedded books) from now on (option
+    /// `book-file`). A file that is not a whole, undamaged book of the variant played is an
+    /// error naming it, and the engine keeps the book it had.
+    pub fn set_book_file(&mut self, path: Option<PathBuf>) -> Result<(), EngineError> {
+        self.file_book = match &path {
+            Some(p) => Some(read_book_file(p, self.kind.variant)?),
+            None => None,
+        };
+        self.options.book.file = path;
+        Ok(())
+    }
+
+    /// The book's answer to a `go` with `limits`: a move and the events saying so, when the
+    /// book is on, the search plays a move (not analysis, pondering or an infinite search) and
+    /// the position is in the book.
+    fn book_answer(&mut self, limits: &Limits) -> Option<(Info, Done)> {
+        if limits.analyze || limits.ponder || limits.infinite {
+            return None;
+        }
+        let book = self.book()?;
+        let moves = self.session.book_moves(&book)?;
+        let scored: Vec<BookMove> = moves.iter().map(|(_, b)| b.clone()).collect();
+        let ply = u32::try_from(self.session.ply()).unwrap_or(u32::MAX);
+        let o = &self.options.book;
+        let i = book::choose(&scored, ply, o.ply, o.margin as i32, &mut self.book_rng)?;
+        let (mv, chosen) = moves.into_iter().nth(i)?;
+        let score = Score(i32::from(chosen.score));
+        let info = Info {
+            depth: 0,
+            seldepth: 0,
+            mean_depth: 0.0,
+            score,
+            nodes: 0,
+            time: Duration::ZERO,
+            nps: 0,
+            hashfull: 0,
+            pv: vec![mv.clone()],
+            partial: false,
+            tb_hits: None,
+            book: true,
+        };
+        let done = Done {
+            best: Some(mv),
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        };
+        Some((info, done))
     }
 
     /// The endgame tables of the game being played: where from, how many, and the files that
@@ -770,6 +1036,8 @@ impl Engine {
         self.setup = (None, Vec::new());
         self.tt.clear();
         self.reopen_tables();
+        // The new variant's book decoded now, not at the first `go`, whose clock runs.
+        let _ = self.book();
         Ok(())
     }
 
@@ -840,13 +1108,19 @@ impl Engine {
         "tt-size-mib",
         "move-overhead",
         "egdb-path",
+        "book",
+        "book-file",
+        "book-ply",
+        "book-margin",
+        "book-seed",
     ];
 
     /// Sets an option by name, as the Hub `set-param` gives it: `variant`, `draw-rules`,
     /// `threads`, `hash` (MiB, also `hash-mib`, `tt-size`, `tt-size-mib`), `move-overhead`
     /// (milliseconds kept back from every time budget for the client's lag), `egdb-path` (the
     /// endgame tables' directory, `none` for none: see [`Engine::set_egdb`]), or any search
-    /// parameter of [`Params::NAMES`].
+    /// parameter of [`Params::NAMES`], or a book option of [`BookOptions::NAMES`] (`book-file`:
+    /// see [`Engine::set_book_file`]; `book-seed` restarts the choices from the seed).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let bad = |reason: String| EngineError::BadOption {
             name: name.to_string(),
@@ -862,6 +1136,22 @@ impl Engine {
             }
             "egdb-path" | "egdb_path" | "egdb" => {
                 self.set_egdb(EgdbSetting::parse(value)).map(|_| ())
+            }
+            k if BookOptions::NAMES.contains(&k.replace('_', "-").as_str()) => {
+                let key = k.replace('_', "-");
+                let mut o = self.options.book.clone();
+                o.set(&key, value).map_err(bad)?;
+                match key.as_str() {
+                    "book-file" => self.set_book_file(o.file)?,
+                    "book-seed" => {
+                        let seed = o.seed.unwrap_or(self.book_seed);
+                        self.book_rng = Rng::new(seed);
+                        self.book_seed = seed;
+                        self.options.book = o;
+                    }
+                    _ => self.options.book = o,
+                }
+                Ok(())
             }
             "move-overhead" | "move_overhead" => {
                 let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
@@ -922,9 +1212,18 @@ impl Engine {
     /// exactly one `Done` ends it. Its clock starts now, before the threads of the previous
     /// search (which may still be ending after its `Done`) are joined: that wait is part of this
     /// move's time, for its budget and its deadline alike.
+    ///
+    /// With the book on, a move to play (not `analyze`, `ponder` or `infinite`) in a book
+    /// position is answered from the book at once, on this thread, before this returns: an
+    /// [`Info`] marked `book`, then `Done`; no search starts, no thread is joined.
     pub fn go(&mut self, limits: Limits, sink: EventSink) -> Result<(), EngineError> {
         if self.is_searching() {
             return Err(EngineError::Busy);
+        }
+        if let Some((info, done)) = self.book_answer(&limits) {
+            sink(Event::Info(info));
+            sink(Event::Done(done));
+            return Ok(());
         }
         // The clock's start (see `Control::started`).
         let control = Arc::new(Control::new(limits.ponder));

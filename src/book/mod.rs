@@ -6,7 +6,9 @@
 //! - [`build`]: growing a book by drop-out expansion from the start position, a step at a time,
 //!   deterministic by construction, resumable and shardable; the minimax back-up of its values;
 //! - [`probe`]: looking a position up, the book's main lines and depth, and the choice of a book
-//!   move within a margin of the best.
+//!   move within a margin of the best;
+//! - [`embedded`]: the default books built into the binary (`books/`), and reading a book file
+//!   the engine is given instead.
 //!
 //! The book sits on the engine floor: it imports the games, the search and the variant choice;
 //! nothing below it imports it.
@@ -18,6 +20,7 @@
 //! entry's position, a proven win in `p` plies `WIN - p` (see [`crate::search::score`]).
 
 pub mod build;
+pub mod embedded;
 pub mod format;
 pub mod probe;
 

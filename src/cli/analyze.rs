@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tiao::analysis::json::{self, ErrorLine, MoveLine, PositionLine};
 use tiao::analysis::review::{self, Thresholds};
 use tiao::analysis::{self as batch, Analysis, Job, Settings};
-use tiao::engine::{Engine, EngineOptions, Event};
+use tiao::engine::{BookEntry, BookOptions, Engine, EngineOptions, Event};
 use tiao::game::Variant;
 use tiao::pdn;
 use tiao::render::plot::{self, EvalPlot};
@@ -29,6 +29,7 @@ const BATCH_DEPTH: u32 = 12;
 Examples:
   tiao analyze --fen W:W31-50:B1-20 --depth 16
   tiao analyze --fen W:W31-50:B1-20 --depth 12 --json
+  tiao analyze --moves \"32-28 18-23\" --depth 12 --no-book
   tiao analyze --positions positions.txt --depth 12 > results.jsonl
   tiao analyze --pdn games.pdn --movetime 0.5 --review reviewed.pdn --plot eval.svg > moves.jsonl
 
@@ -83,6 +84,12 @@ pub struct AnalyzeArgs {
     /// No progress bar on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Do not look the position up in the opening book (one position only; batches never do).
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
+    /// An opening book file to look the position up in instead of the embedded one.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["positions", "pdn"])]
+    book: Option<std::path::PathBuf>,
     #[command(flatten)]
     params: super::ParamArgs,
     #[command(flatten)]
@@ -102,6 +109,12 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             hash_mib: args.hash.unwrap_or(64),
             params: args.params.params()?,
             egdb: args.egdb.checked()?,
+            // On to list the book's moves; a search to analyse never plays from it.
+            book: BookOptions {
+                enabled: !args.no_book,
+                file: args.book.clone(),
+                ..BookOptions::default()
+            },
             ..EngineOptions::default()
         },
     )
@@ -118,11 +131,14 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             kind: None,
         };
+        let book = engine.book_moves();
         let a = batch::analyze_one(&mut engine, &job, &limits)?;
-        println!(
-            "{}",
-            json::line(&PositionLine::new("1", args.game.variant.name(), &a))
-        );
+        let mut line = serde_json::to_value(PositionLine::new("1", args.game.variant.name(), &a))
+            .map_err(|e| e.to_string())?;
+        if let Some(fields) = line.as_object_mut() {
+            fields.insert("book".into(), book_json(book.as_deref()));
+        }
+        println!("{}", json::line(&line));
         return Ok(());
     }
     let what = match (limits.depth, limits.move_time, limits.nodes) {
@@ -155,6 +171,26 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         morris => "hand-made Morris terms".to_string());
     println!("evaluation {evaluation}");
     println!("score: {unit} for the side to move; a win in n plies shows as 'win in n plies'");
+    match (args.no_book, engine.book_moves()) {
+        (true, _) => println!("book: not looked up (--no-book)"),
+        (false, None) => println!("book: the position is not in the opening book"),
+        (false, Some(moves)) => {
+            println!(
+                "book: the position is in the opening book, {} move(s) (value through the book, \
+                 the move's own search score, its depth):",
+                moves.len()
+            );
+            for m in &moves {
+                println!(
+                    "  {:<12} {:>16} {:>16} {:>5}",
+                    m.mv.pdn,
+                    m.score.to_string(),
+                    m.leaf.to_string(),
+                    m.depth
+                );
+            }
+        }
+    }
     let tables = engine.tables().dir.is_some();
     if let Some(dir) = &engine.tables().dir {
         println!(
@@ -208,6 +244,27 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     engine.go(limits, sink).map_err(|e| e.to_string())?;
     engine.wait();
     Ok(())
+}
+
+/// The `"book"` field of `--json`: `null` when the position is not in the book (or the book is
+/// off), else its moves best first, with the value through the book and the move's own search
+/// score in centi-men for the side to move (a proven win in p plies is 10000 - p) and the depth.
+fn book_json(moves: Option<&[BookEntry]>) -> serde_json::Value {
+    let Some(moves) = moves else {
+        return serde_json::Value::Null;
+    };
+    moves
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "move": m.mv.pdn,
+                "move_hub": m.mv.hub,
+                "score": m.score.0,
+                "leaf": m.leaf.0,
+                "depth": m.depth,
+            })
+        })
+        .collect()
 }
 
 /// The limits given, or a search to `depth` when none is.

@@ -7,12 +7,20 @@ use std::io::{self, BufReader};
 #[command(after_help = "\
 Examples:
   tiao hub                          # or bare `tiao`: wait for `hub` on stdin
+  tiao hub --no-book                # every `go` searches (the opening book off)
   printf 'hub\\ninit\\npos start\\nlevel move-time=1\\ngo think\\n' | tiao hub
 
 Every command, parameter and answer: protocol.md.")]
 pub struct HubArgs {
     #[command(flatten)]
     egdb: super::EgdbArgs,
+    /// An opening book file to play from instead of the embedded one (Hub parameter
+    /// `book-file`); refused unless it is a whole, undamaged book of the variant played.
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
+    /// Start with the opening book off (Hub parameter `book=false`): every `go` searches.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
 }
 
 pub fn run(args: HubArgs) -> Result<(), String> {
@@ -20,6 +28,11 @@ pub fn run(args: HubArgs) -> Result<(), String> {
         egdb: args.egdb.checked()?,
         // A GUI starts the engine and waits for it: large tables are checked while it plays.
         egdb_check: tiao::engine::TableCheck::Background,
+        book: tiao::engine::BookOptions {
+            enabled: !args.no_book,
+            file: args.book,
+            ..tiao::engine::BookOptions::default()
+        },
         ..Default::default()
     };
     match tiao::protocol::hub::driver::run_with(BufReader::new(io::stdin()), io::stdout(), options)

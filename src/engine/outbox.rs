@@ -295,6 +295,7 @@ mod tests {
             }],
             partial: false,
             tb_hits: None,
+            book: false,
         }
     }
 

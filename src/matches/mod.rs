@@ -49,11 +49,16 @@ pub struct EngineConfig {
     /// Endgame tables (`egdb-path=DIR`, `egdb-path=none`); `None`: not given (the match's
     /// `--egdb`, else the default directory when it exists).
     pub egdb: Option<crate::engine::EgdbSetting>,
+    /// The opening book: off unless the spec asks (`book=on`, with `book-ply`, `book-margin`,
+    /// `book-seed`, `book-file`), so that a match's openings keep their meaning.
+    pub book: crate::engine::BookOptions,
 }
 
 impl EngineConfig {
     /// Reads `"tiao key=value ..."`: `threads`, `hash` (MiB), `egdb-path` (a directory of
-    /// endgame tables, or `none`), or any search parameter of [`Params::NAMES`].
+    /// endgame tables, or `none`), the book options of
+    /// [`BookOptions::NAMES`](crate::engine::BookOptions::NAMES) (`book=on` plays from the
+    /// book; off by default), or any search parameter of [`Params::NAMES`].
     pub fn parse(spec: &str) -> Result<EngineConfig, String> {
         let mut words = spec.split_whitespace();
         match words.next() {
@@ -71,6 +76,7 @@ impl EngineConfig {
             hash_mib: 16,
             params: Params::default(),
             egdb: None,
+            book: crate::engine::BookOptions::default(),
         };
         for w in words {
             let (k, v) = w
@@ -83,6 +89,9 @@ impl EngineConfig {
                     let setting = crate::engine::EgdbSetting::parse(v);
                     setting.dir().map_err(|e| format!("{k}={v}: {e}"))?;
                     cfg.egdb = Some(setting);
+                }
+                k if crate::engine::BookOptions::NAMES.contains(&k.replace('_', "-").as_str()) => {
+                    cfg.book.set(k, v).map_err(|e| format!("{k}={v}: {e}"))?;
                 }
                 _ => cfg.params.set(k, v).map_err(|e| e.to_string())?,
             }

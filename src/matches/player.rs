@@ -152,6 +152,7 @@ impl Player for BuiltinPlayer {
                     hash_mib: self.cfg.hash_mib,
                     params: self.cfg.params.clone(),
                     egdb: self.cfg.egdb.clone().unwrap_or_default(),
+                    book: self.cfg.book.clone(),
                     ..EngineOptions::default()
                 };
                 self.engine =

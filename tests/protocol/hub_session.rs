@@ -399,7 +399,12 @@ fn bad_commands_are_answered_and_change_nothing() {
         ("set-param name=variant value=frisian", "frisian"),
         ("set-param name=threads value=0", "threads"),
         ("set-param name=hash value=lots", "lots"),
-        ("set-param name=book value=true", "unknown parameter 'book'"),
+        (
+            "set-param name=bb-size value=24",
+            "unknown parameter 'bb-size'",
+        ),
+        ("set-param name=book value=maybe", "maybe"),
+        ("set-param name=book-margin value=-1", "book-margin"),
         ("set-param name=variant", "value="),
         ("level depth=deep", "'deep'"),
         ("level time=-", "'-'"),

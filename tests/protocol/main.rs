@@ -11,6 +11,7 @@ mod hub_common;
 mod dxp_follower;
 mod dxp_initiator;
 mod dxp_match;
+mod hub_book;
 mod hub_garbage;
 mod hub_protocol_doc;
 mod hub_search;

@@ -60,7 +60,14 @@ impl Engine {
         }
     }
 
+    /// `tiao hub --no-book`: every `go` searches (the tests of the search and the protocol);
+    /// [`Engine::hub_with_book`] plays from the opening book as a plain `tiao hub` does.
     pub fn hub() -> Engine {
+        Engine::start(&["hub", "--no-book"])
+    }
+
+    /// `tiao hub`, its opening book on.
+    pub fn hub_with_book() -> Engine {
         Engine::start(&["hub"])
     }
 

@@ -8,6 +8,7 @@ mod cli_support;
 mod analyze_batch;
 mod board_svg;
 mod book;
+mod book_play;
 mod cli_output;
 mod match_faults;
 mod match_pdn;

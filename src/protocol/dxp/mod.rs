@@ -32,8 +32,8 @@ use crate::variant::{GameKind, Variant};
 /// The default TCP port of DXP (`tiao dxp --listen` defaults to it on 127.0.0.1).
 pub const DEFAULT_PORT: u16 = 27531;
 
-/// An engine for DXP games: international draughts, with the DXP move overhead and the endgame
-/// tables of `egdb`.
+/// An engine for DXP games: international draughts, with the DXP move overhead, the endgame
+/// tables of `egdb` and the opening book on (as in the Hub).
 pub fn engine(
     threads: usize,
     hash_mib: usize,
@@ -51,6 +51,8 @@ pub fn engine(
                 move_overhead: clock::MOVE_OVERHEAD,
                 ..TimeParams::default()
             },
+            // As the Hub engine: the opening book on.
+            book: crate::engine::BookOptions::on(),
             ..EngineOptions::default()
         },
     )

@@ -30,8 +30,8 @@ use super::reader::{self, Input};
 use crate::dispatch;
 use crate::draughts::notation::fen;
 use crate::engine::{
-    self, Engine, EngineError, EngineOptions, Event, EventSink, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS,
-    MAX_THREADS,
+    self, BookOptions, Engine, EngineError, EngineOptions, Event, EventSink, MAX_BOOK_MARGIN,
+    MAX_BOOK_PLY, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
 };
 use crate::search::{Limits, Params};
 use crate::variant::{DrawRuleSet, GameKind, Variant};
@@ -67,10 +67,18 @@ where
     R: BufRead,
     W: Write + Send + 'static,
 {
-    run_with(input, output, EngineOptions::default())
+    run_with(
+        input,
+        output,
+        EngineOptions {
+            book: BookOptions::on(),
+            ..EngineOptions::default()
+        },
+    )
 }
 
-/// [`run`] with the engine's settings (the command line's `--egdb`). Table files the engine
+/// [`run`] with the engine's settings (the command line's `--egdb` and `--book`; the book is
+/// on when `options.book` says so: [`run`] and `tiao hub` turn it on). Table files the engine
 /// refuses at the start are reported on stderr (the protocol has no line for them yet).
 pub fn run_with<R, W>(mut input: R, output: W, options: EngineOptions) -> io::Result<()>
 where
@@ -386,6 +394,44 @@ impl Hub {
                 kind: ParamType::String,
             },
             ParamDecl {
+                name: "book",
+                value: options.book.enabled.to_string(),
+                kind: ParamType::Bool,
+            },
+            ParamDecl {
+                name: "book-file",
+                value: options
+                    .book
+                    .file
+                    .as_ref()
+                    .map_or_else(|| "default".to_string(), |f| f.display().to_string()),
+                kind: ParamType::String,
+            },
+            ParamDecl {
+                name: "book-ply",
+                value: options.book.ply.to_string(),
+                kind: ParamType::Int {
+                    min: 0,
+                    max: MAX_BOOK_PLY as i64,
+                },
+            },
+            ParamDecl {
+                name: "book-margin",
+                value: options.book.margin.to_string(),
+                kind: ParamType::Int {
+                    min: 0,
+                    max: MAX_BOOK_MARGIN as i64,
+                },
+            },
+            ParamDecl {
+                name: "book-seed",
+                value: self.engine.book_seed().to_string(),
+                kind: ParamType::Int {
+                    min: 0,
+                    max: MAX_BOOK_SEED as i64,
+                },
+            },
+            ParamDecl {
                 name: "numbering-8x8",
                 value: self.numbering.name().into(),
                 kind: ParamType::Enum(
@@ -491,11 +537,7 @@ impl Hub {
 }
 
 fn parse_bool(v: &str) -> Option<bool> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" => Some(true),
-        "false" | "off" | "no" | "0" => Some(false),
-        _ => None,
-    }
+    engine::parse_switch(v)
 }
 
 /// Adds the limits of a `level` line to those already given.

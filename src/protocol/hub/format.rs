@@ -79,8 +79,9 @@ pub fn param_line(p: &ParamDecl) -> String {
     message("param", &args)
 }
 
-/// `info depth= mean-depth= score= nodes= time= nps= [tbhits=] pv="..."`; `mv` writes each move
-/// as the client numbers it. `tbhits` (endgame-table answers) only when the engine has tables.
+/// `info depth= mean-depth= score= nodes= time= nps= [tbhits=] [book=yes] pv="..."`; `mv` writes
+/// each move as the client numbers it. `tbhits` (endgame-table answers) only when the engine has
+/// tables; `book=yes` only for a move from the opening book (`depth=0 nodes=0`).
 pub fn info_line(info: &Info, mv: &dyn Fn(&str) -> String) -> String {
     let mut args = vec![("depth", info.depth.to_string())];
     if info.mean_depth > 0.0 {
@@ -94,6 +95,9 @@ pub fn info_line(info: &Info, mv: &dyn Fn(&str) -> String) -> String {
     }
     if let Some(hits) = info.tb_hits {
         args.push(("tbhits", hits.to_string()));
+    }
+    if info.book {
+        args.push(("book", "yes".to_string()));
     }
     if !info.pv.is_empty() {
         let pv: Vec<String> = info.pv.iter().map(|m| mv(&m.hub)).collect();
@@ -147,6 +151,7 @@ mod tests {
             pv: vec![mt("32-28"), mt("17-22"), mt("28x17x22")],
             partial: false,
             tb_hits: None,
+            book: false,
         };
         assert_eq!(
             info_line(&info, &|m| m.to_string()),
@@ -170,6 +175,20 @@ mod tests {
         assert_eq!(
             info_line(&hits, &|m| m.to_string()),
             "info depth=21 score=99.95 nodes=31261613 time=3.906 tbhits=1234"
+        );
+        let book = Info {
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            score: Score(12),
+            pv: vec![mt("32-28")],
+            tb_hits: None,
+            book: true,
+            ..hits
+        };
+        assert_eq!(
+            info_line(&book, &|m| m.to_string()),
+            "info depth=0 score=0.12 nodes=0 time=0.000 book=yes pv=32-28"
         );
     }
 
