@@ -330,7 +330,7 @@ impl BookOptions {
         let number = |max: u64| crate::numbers::whole(value, 0, max);
         match key.as_str() {
             "book" => {
-                self.enabled = parse_switch(value)
+                self.enabled = crate::numbers::switch(value)
                     .ok_or_else(|| format!("bad value '{value}' (expected true or false)"))?;
             }
             "book-ply" => self.ply = number(MAX_BOOK_PLY as u64)? as u32,
@@ -345,15 +345,6 @@ impl BookOptions {
             _ => return Err(format!("unknown book option '{name}'")),
         }
         Ok(())
-    }
-}
-
-/// A boolean option's value: `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`.
-pub fn parse_switch(v: &str) -> Option<bool> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" => Some(true),
-        "false" | "off" | "no" | "0" => Some(false),
-        _ => None,
     }
 }
 

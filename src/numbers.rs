@@ -114,6 +114,17 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     parse_time(text, TimeUnit::Seconds)
 }
 
+/// A switch's value: `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0` (any case); `None` for
+/// anything else. The one reader of the Hub's booleans, the book's `book` and the search
+/// parameters' switches.
+pub fn switch(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

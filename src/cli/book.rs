@@ -149,28 +149,12 @@ pub fn run(args: BookArgs) -> Result<(), String> {
     }
 }
 
-/// Reads a book file (of `variant`); a part where a book is expected is refused.
-fn read_book(path: &Path, variant: Variant) -> Result<Book, BookError> {
-    let (header, entries) = format::read(path, Some(variant))?;
-    if header.kind != FileKind::Book {
-        return Err(BookError::Mismatch {
-            path: path.to_path_buf(),
-            reason: "a shard's part, not a book (merge it with tiao book merge)".into(),
-        });
-    }
-    Ok(Book {
-        variant,
-        settings: header.settings,
-        entries,
-    })
-}
-
 /// The book at `path` when it exists (built with `settings`), else an empty one.
 fn book_or_new(path: &Path, variant: Variant, settings: Settings) -> Result<Book, String> {
     if !path.exists() {
         return Ok(Book::new(variant, settings));
     }
-    let book = read_book(path, variant).map_err(|e| e.to_string())?;
+    let book = tiao::book::embedded::read(path, variant).map_err(|e| e.to_string())?;
     if book.settings != settings {
         let s = book.settings;
         return Err(format!(
@@ -359,7 +343,7 @@ fn info_with<G: Game>(a: &InfoArgs, header: &format::Header, book: &Book) -> Res
 
 fn probe_with<G: Evaluate>(a: &ProbeArgs) -> Result<(), String> {
     let variant = a.game.variant;
-    let book = read_book(&a.file, variant).map_err(|e| e.to_string())?;
+    let book = tiao::book::embedded::read(&a.file, variant).map_err(|e| e.to_string())?;
     let track = GameTrack::<G>::replay(a.position.fen.as_deref(), a.position.moves())
         .map_err(|e| e.to_string())?;
     let pos = track.position();

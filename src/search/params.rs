@@ -24,11 +24,8 @@ trait Value: Sized {
 
 impl Value for bool {
     fn parse(name: &str, v: &str) -> Result<bool, ParamError> {
-        match v.trim().to_ascii_lowercase().as_str() {
-            "on" | "true" | "1" | "yes" => Ok(true),
-            "off" | "false" | "0" | "no" => Ok(false),
-            _ => Err(ParamError(format!("{name}: expected on/off, got '{v}'"))),
-        }
+        crate::numbers::switch(v)
+            .ok_or_else(|| ParamError(format!("{name}: expected on/off, got '{v}'")))
     }
 
     fn text(&self) -> String {

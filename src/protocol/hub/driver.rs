@@ -449,7 +449,7 @@ impl Hub {
         let key = name.trim().to_ascii_lowercase().replace('_', "-");
         match key.as_str() {
             "ponder" => {
-                self.ponder = parse_bool(value).ok_or_else(|| {
+                self.ponder = crate::numbers::switch(value).ok_or_else(|| {
                     format!("parameter ponder: bad value '{value}' (expected true or false)")
                 })?;
                 Ok(())
@@ -534,10 +534,6 @@ impl Hub {
             Err(e) => self.error(&e.to_string()),
         }
     }
-}
-
-fn parse_bool(v: &str) -> Option<bool> {
-    engine::parse_switch(v)
 }
 
 /// Adds the limits of a `level` line to those already given.
