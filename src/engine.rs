@@ -1088,7 +1088,7 @@ impl Engine {
     }
 
     /// The option names [`Engine::set_option`] takes besides the search parameters of
-    /// [`Params::NAMES`] (`_` may stand for `-`).
+    /// [`Params::NAMES`] and the time tunables of [`TimeParams::NAMES`] (`_` may stand for `-`).
     pub const OPTIONS: &'static [&'static str] = &[
         "variant",
         "draw-rules",
@@ -1110,8 +1110,9 @@ impl Engine {
     /// `threads`, `hash` (MiB, also `hash-mib`, `tt-size`, `tt-size-mib`), `move-overhead`
     /// (milliseconds kept back from every time budget for the client's lag), `egdb-path` (the
     /// endgame tables' directory, `none` for none: see [`Engine::set_egdb`]), or any search
-    /// parameter of [`Params::NAMES`], or a book option of [`BookOptions::NAMES`] (`book-file`:
-    /// see [`Engine::set_book_file`]; `book-seed` restarts the choices from the seed).
+    /// parameter of [`Params::NAMES`], a time tunable of [`TimeParams::NAMES`] (`time-adapt`...),
+    /// or a book option of [`BookOptions::NAMES`] (`book-file`: see [`Engine::set_book_file`];
+    /// `book-seed` restarts the choices from the seed).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let bad = |reason: String| EngineError::BadOption {
             name: name.to_string(),
@@ -1148,6 +1149,13 @@ impl Engine {
                 let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
                 self.end_search();
                 self.options.time.move_overhead = Duration::from_millis(ms as u64);
+                Ok(())
+            }
+            k if TimeParams::NAMES.contains(&k.replace('_', "-").as_str()) => {
+                let mut time = self.options.time.clone();
+                time.set(k, value).map_err(|e| bad(e.to_string()))?;
+                self.end_search();
+                self.options.time = time;
                 Ok(())
             }
             _ => {
@@ -1378,6 +1386,24 @@ pub(crate) mod tests {
         let dir = std::env::temp_dir().join(format!("tiao-late-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn time_tunables_are_options() {
+        let mut e = Engine::new(
+            GameKind::new(Variant::International),
+            EngineOptions::default(),
+        )
+        .unwrap();
+        assert!(e.options.time.adapt);
+        e.set_option("time-adapt", "off").unwrap();
+        e.set_option("TIME_STABLE", "0.8").unwrap();
+        assert!(!e.options.time.adapt);
+        assert_eq!(e.options.time.stable_scale, 0.8);
+        let before = e.options.time.clone();
+        assert!(e.set_option("time-stable", "lots").is_err());
+        assert!(e.set_option("time-adapt", "2").is_err());
+        assert_eq!(e.options.time, before);
     }
 
     #[test]

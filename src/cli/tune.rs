@@ -68,6 +68,10 @@ struct PatternArgs {
     /// Where the pattern weights go (e.g. weights/international.tpw).
     #[arg(long, value_name = "FILE", requires = "data")]
     out: Option<String>,
+    /// Start from these pattern weights instead of zero: a weight file, or `embedded` for the
+    /// build's own (a warm start: configurations the data does not show keep their weights).
+    #[arg(long, value_name = "FILE", requires = "data")]
+    init: Option<String>,
     /// Passes over the data.
     #[arg(long, default_value_t = 12, value_parser = super::whole::<usize>(1, 1000))]
     epochs: usize,
@@ -336,7 +340,25 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
         sparse::BYTES_PER_POSITION,
         start.elapsed().as_secs_f64()
     );
-    let mut model = sparse::Model::<R::Board>::new(k);
+    let mut model = match a.init.as_deref() {
+        None => sparse::Model::<R::Board>::new(k),
+        Some(init) => {
+            let windows = <R::Board as patterns::BoardWindows>::WINDOWS.count;
+            let bytes = match init {
+                "embedded" => patterns::embedded_file(family)
+                    .ok_or_else(|| format!("no embedded weights for {family}"))?
+                    .to_vec(),
+                f => std::fs::read(f).map_err(|e| format!("--init {f}: {e}"))?,
+            };
+            let w = patterns::PatternWeights::parse(&bytes, family, windows)
+                .map_err(|e| format!("--init {init}: {e}"))?;
+            let model = sparse::Model::<R::Board>::from_weights(k, &w)
+                .ok_or_else(|| format!("--init {init}: not {family}'s windows"))?;
+            let (valid, _) = model.losses(&set.valid, a.lambda);
+            println!("starting from {init}: held-out loss {valid:.6} (results)");
+            model
+        }
+    };
     let settings = sparse::TrainSettings {
         lambda: a.lambda,
         epochs: a.epochs,

@@ -52,13 +52,18 @@ pub struct EngineConfig {
     /// The opening book: off unless the spec asks (`book=on`, with `book-ply`, `book-margin`,
     /// `book-seed`, `book-file`), so that a match's openings keep their meaning.
     pub book: crate::engine::BookOptions,
+    /// Time-management tunables (`time-adapt=off` and the others of
+    /// [`TimeParams::NAMES`](crate::search::time::TimeParams::NAMES)).
+    pub time: crate::search::time::TimeParams,
 }
 
 impl EngineConfig {
     /// Reads `"tiao key=value ..."`: `threads`, `hash` (MiB), `egdb-path` (a directory of
     /// endgame tables, or `none`), the book options of
     /// [`BookOptions::NAMES`](crate::engine::BookOptions::NAMES) (`book=on` plays from the
-    /// book; off by default), or any search parameter of [`Params::NAMES`].
+    /// book; off by default), a time tunable of
+    /// [`TimeParams::NAMES`](crate::search::time::TimeParams::NAMES), or any search parameter of
+    /// [`Params::NAMES`].
     pub fn parse(spec: &str) -> Result<EngineConfig, String> {
         let mut words = spec.split_whitespace();
         match words.next() {
@@ -77,6 +82,7 @@ impl EngineConfig {
             params: Params::default(),
             egdb: None,
             book: crate::engine::BookOptions::default(),
+            time: crate::search::time::TimeParams::default(),
         };
         for w in words {
             let (k, v) = w
@@ -92,6 +98,11 @@ impl EngineConfig {
                 }
                 k if crate::engine::BookOptions::NAMES.contains(&k.replace('_', "-").as_str()) => {
                     cfg.book.set(k, v).map_err(|e| format!("{k}={v}: {e}"))?;
+                }
+                k if crate::search::time::TimeParams::NAMES
+                    .contains(&k.replace('_', "-").as_str()) =>
+                {
+                    cfg.time.set(k, v).map_err(|e| e.to_string())?;
                 }
                 _ => cfg.params.set(k, v).map_err(|e| e.to_string())?,
             }
@@ -111,7 +122,7 @@ fn whole(key: &str, value: &str, max: usize) -> Result<usize, String> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// The built-in engine: `tiao key=value ...`.
-    Builtin(EngineConfig),
+    Builtin(Box<EngineConfig>),
     /// An external Hub engine: its command line, with `option.NAME=VALUE` words sent as
     /// `set-param`.
     External(ClientConfig),
@@ -131,7 +142,7 @@ impl PlayerSpec {
     pub fn parse(spec: &str, start_timeout: Duration) -> Result<PlayerSpec, String> {
         let mut words = spec.split_whitespace();
         if words.next() == Some("tiao") && words.all(|w| w.contains('=')) {
-            return EngineConfig::parse(spec).map(PlayerSpec::Builtin);
+            return EngineConfig::parse(spec).map(|c| PlayerSpec::Builtin(Box::new(c)));
         }
         player::external_config(spec, start_timeout).map(PlayerSpec::External)
     }
@@ -148,7 +159,7 @@ impl PlayerSpec {
     /// A new player (not started); `label` tags an external engine's lines in `log`.
     pub fn player(&self, label: &str, log: Option<Log>) -> Box<dyn Player> {
         match self {
-            PlayerSpec::Builtin(c) => Box::new(BuiltinPlayer::new(c.clone())),
+            PlayerSpec::Builtin(c) => Box::new(BuiltinPlayer::new(c.as_ref().clone())),
             PlayerSpec::External(c) => Box::new(ExternalPlayer::new(c.clone(), label, log)),
         }
     }

@@ -153,6 +153,7 @@ impl Player for BuiltinPlayer {
                     params: self.cfg.params.clone(),
                     egdb: self.cfg.egdb.clone().unwrap_or_default(),
                     book: self.cfg.book.clone(),
+                    time: self.cfg.time.clone(),
                     ..EngineOptions::default()
                 };
                 self.engine =

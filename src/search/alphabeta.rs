@@ -40,7 +40,7 @@ use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::{MAX_MOVES, MoveList};
-use crate::search::time::{TimeManager, TimeParams};
+use crate::search::time::{Stability, TimeManager, TimeParams};
 use crate::search::tt::{Bound, NO_MOVE, Tt};
 use std::sync::atomic::{AtomicU64, Ordering as MemOrder};
 use std::time::Instant;
@@ -732,6 +732,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     pub(crate) fn iterate(&mut self, root: &G, max_depth: u32) -> Option<Iteration<G::Move>> {
         let mut last: Option<Iteration<G::Move>> = None;
         let mut prev = 0;
+        let mut stability = Stability::default();
         let main = self.clock.is_some();
         let skew = if main { 0 } else { (self.id % 2) as u32 };
         for d in 1..=max_depth {
@@ -757,11 +758,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 pv: self.root_pv(),
             };
             self.report(&it, false);
+            let changed = last.as_ref().is_some_and(|l| l.pv.first() != it.pv.first());
             last = Some(it);
             if !main && self.shared.control.is_stopped() {
                 break;
             }
-            if let Some(c) = &self.clock {
+            if let Some(c) = &mut self.clock {
+                let scale = stability.after_iteration(changed, s, is_decisive(s), c.time_params);
+                c.tm.set_scale(scale, c.time_params);
                 let found_end = is_decisive(s) && ((WIN - s.abs()) as u32) < depth && !c.pondering;
                 let out_of_time = !c.pondering && !c.tm.start_next_iteration(c.time_params);
                 let out_of_nodes = c

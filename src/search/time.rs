@@ -32,6 +32,13 @@
 //! fixed time per move, the budget is at most that time. While pondering there is no budget; a
 //! ponder hit restarts the clock at the hit. The clock starts when the search is asked for
 //! (`search::Control::started`), so that waiting for the previous search's threads counts.
+//!
+//! With a clock the soft budget follows the search ([`Stability`]): after each iteration the
+//! main thread scales it by how recently the best move changed and how far the score fell from
+//! the iterations before, between [`TimeParams::min_scale`] and [`TimeParams::max_scale`] (a
+//! stable move is played sooner, a changing one or a falling score is searched longer). The
+//! scaled soft budget never passes the hard one, so the invariant above holds whatever the
+//! scale. A fixed move time is not scaled (it is used whole).
 
 use crate::search::Limits;
 use std::time::{Duration, Instant};
@@ -56,6 +63,24 @@ pub struct TimeParams {
     /// Most of a fixed move time kept back for the move overhead, as a share of it (the search
     /// uses at least the rest).
     pub max_move_time_reserve: f64,
+    /// Whether a clock's soft budget follows the search (`time-adapt`; see [`Stability`]).
+    pub adapt: bool,
+    /// Soft budget scale with a best move that has not changed for several iterations
+    /// (`time-stable`).
+    pub stable_scale: f64,
+    /// Added to the scale per recent change of the best move; the count of changes halves at
+    /// every iteration, so a change every iteration counts 2 (`time-change`).
+    pub change_scale: f64,
+    /// Most added share for a falling score (`time-drop`): the scale is multiplied by up to
+    /// `1 + drop_scale`.
+    pub drop_scale: f64,
+    /// The fall of the score (centi-men, below the mean of the two iterations before) at which
+    /// [`TimeParams::drop_scale`] is reached in full (`time-drop-full`).
+    pub drop_full: f64,
+    /// Least scale of the soft budget (`time-min-scale`).
+    pub min_scale: f64,
+    /// Most scale of the soft budget (`time-max-scale`); the hard budget bounds it anyway.
+    pub max_scale: f64,
 }
 
 impl Default for TimeParams {
@@ -69,7 +94,114 @@ impl Default for TimeParams {
             max_share_last_move: 0.8,
             next_iteration_share: 0.6,
             max_move_time_reserve: 0.1,
+            adapt: true,
+            stable_scale: 0.7,
+            change_scale: 0.5,
+            drop_scale: 0.8,
+            drop_full: 40.0,
+            min_scale: 0.5,
+            max_scale: 2.5,
         }
+    }
+}
+
+/// Error of [`TimeParams::set`]: the message names the parameter and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeParamError(pub String);
+
+impl std::fmt::Display for TimeParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TimeParamError {}
+
+/// The largest value a scale or share among [`TimeParams::NAMES`] takes.
+const MAX_SCALE_VALUE: f64 = 100.0;
+
+impl TimeParams {
+    /// The time tunables settable by name ([`TimeParams::set`]; `_` may stand for `-`), as
+    /// `tiao match --engine "tiao time-adapt=off"` and the Hub's `set-param` give them.
+    pub const NAMES: &'static [&'static str] = &[
+        "time-adapt",
+        "time-stable",
+        "time-change",
+        "time-drop",
+        "time-drop-full",
+        "time-min-scale",
+        "time-max-scale",
+    ];
+
+    /// Sets one of [`TimeParams::NAMES`] from its text (`time-adapt` on/off, the others numbers
+    /// in 0..=100). On error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), TimeParamError> {
+        let key = name.trim().to_ascii_lowercase().replace('_', "-");
+        let number = || -> Result<f64, TimeParamError> {
+            match value.trim().parse::<f64>() {
+                Ok(x) if (0.0..=MAX_SCALE_VALUE).contains(&x) => Ok(x),
+                _ => Err(TimeParamError(format!(
+                    "{key}: '{value}' is not a number in 0..={MAX_SCALE_VALUE}"
+                ))),
+            }
+        };
+        match key.as_str() {
+            "time-adapt" => {
+                self.adapt = crate::numbers::switch(value).ok_or_else(|| {
+                    TimeParamError(format!("{key}: expected on/off, got '{value}'"))
+                })?
+            }
+            "time-stable" => self.stable_scale = number()?,
+            "time-change" => self.change_scale = number()?,
+            "time-drop" => self.drop_scale = number()?,
+            "time-drop-full" => self.drop_full = number()?.max(1.0),
+            "time-min-scale" => self.min_scale = number()?,
+            "time-max-scale" => self.max_scale = number()?,
+            _ => return Err(TimeParamError(format!("unknown time parameter '{name}'"))),
+        }
+        Ok(())
+    }
+}
+
+/// What the main thread has seen of the iterations so far, for the clock's scale: how recently
+/// the best move changed and the last scores (side to move, centi-men).
+#[derive(Clone, Debug, Default)]
+pub struct Stability {
+    /// Changes of the best move, halved at every iteration.
+    changes: f64,
+    /// The last two iterations' scores, the latest first.
+    scores: [Option<i32>; 2],
+    /// The last iteration's best move was different from the one before (for tests and
+    /// reports).
+    changed: bool,
+}
+
+impl Stability {
+    /// Takes a completed iteration's `score` (`decisive`: a proven win or loss, whose fall is
+    /// not measured) and whether its best move differs from the previous iteration's, and
+    /// returns the scale of the soft budget from now on.
+    pub fn after_iteration(
+        &mut self,
+        best_changed: bool,
+        score: i32,
+        decisive: bool,
+        p: &TimeParams,
+    ) -> f64 {
+        self.changes = self.changes / 2.0 + if best_changed { 1.0 } else { 0.0 };
+        self.changed = best_changed;
+        let reference = match self.scores {
+            [Some(a), Some(b)] => Some((a as f64 + b as f64) / 2.0),
+            [Some(a), None] => Some(a as f64),
+            _ => None,
+        };
+        let fall = match reference {
+            Some(r) if !decisive => (r - score as f64).max(0.0),
+            _ => 0.0,
+        };
+        self.scores = [Some(score), self.scores[0]];
+        let moves = p.stable_scale + p.change_scale * self.changes;
+        let drop = 1.0 + p.drop_scale * (fall / p.drop_full.max(1.0)).min(1.0);
+        (moves * drop).clamp(p.min_scale, p.max_scale.max(p.min_scale))
     }
 }
 
@@ -81,6 +213,8 @@ pub struct TimeManager {
     hard: Option<Duration>,
     /// The budget is a fixed move time, used whole (iterations go on until it is spent).
     fixed: bool,
+    /// The soft budget's scale ([`Stability`]; 1 until set).
+    scale: f64,
 }
 
 /// The least budget a fixed move time gives (a move time of a microsecond still gets a
@@ -130,7 +264,22 @@ impl TimeManager {
             soft,
             hard,
             fixed,
+            scale: 1.0,
         }
+    }
+
+    /// Scales the soft budget of a clock by `scale` (from [`Stability::after_iteration`]); a
+    /// fixed move time, or `adapt` off, ignores it.
+    pub fn set_scale(&mut self, scale: f64, p: &TimeParams) {
+        if p.adapt && !self.fixed && scale.is_finite() && scale > 0.0 {
+            self.scale = scale;
+        }
+    }
+
+    /// The soft budget after the scale, never above the hard budget.
+    pub fn scaled_soft(&self) -> Option<Duration> {
+        let s = self.soft?.mul_f64(self.scale);
+        Some(self.hard.map_or(s, |h| s.min(h)))
     }
 
     /// Restarts the clock (a ponder hit: the opponent played the expected move now).
@@ -174,7 +323,10 @@ impl TimeManager {
         match self.soft {
             None => true,
             Some(_) if self.fixed => !self.hard_expired_at(elapsed),
-            Some(s) => elapsed < s.mul_f64(p.next_iteration_share),
+            Some(_) => {
+                let s = self.scaled_soft().unwrap_or_default();
+                elapsed < s.mul_f64(p.next_iteration_share)
+            }
         }
     }
 }
@@ -304,6 +456,101 @@ mod tests {
         });
         assert_eq!(t.hard(), Some(Duration::ZERO));
         assert!(!t.start_next_iteration_at(Duration::ZERO, &TimeParams::default()));
+    }
+
+    #[test]
+    fn the_clock_scale_follows_the_best_move_and_the_score() {
+        let p = TimeParams::default();
+        // A best move that never changes, a steady score: the stable scale.
+        let mut st = Stability::default();
+        let mut scale = 0.0;
+        for _ in 0..10 {
+            scale = st.after_iteration(false, 20, false, &p);
+        }
+        assert!((scale - p.stable_scale).abs() < 1e-9, "{scale}");
+        // The best move changes: more time, and more again when it changes once more.
+        let once = st.after_iteration(true, 20, false, &p);
+        let twice = st.after_iteration(true, 20, false, &p);
+        assert!(once > scale && twice > once, "{scale} {once} {twice}");
+        // A falling score adds time, a rising one does not; a proven score's fall does not.
+        let mut a = Stability::default();
+        let mut b = Stability::default();
+        let mut c = Stability::default();
+        for s in [30, 30] {
+            a.after_iteration(false, s, false, &p);
+            b.after_iteration(false, s, false, &p);
+            c.after_iteration(false, s, false, &p);
+        }
+        let fall = a.after_iteration(false, -20, false, &p);
+        let rise = b.after_iteration(false, 80, false, &p);
+        let proven = c.after_iteration(false, -20, true, &p);
+        assert!(
+            fall > rise && (rise - proven).abs() < 1e-9,
+            "{fall} {rise} {proven}"
+        );
+        assert!(fall <= p.max_scale);
+        // Everything at once stays within the bounds.
+        let mut d = Stability::default();
+        for i in 0..20 {
+            let s = d.after_iteration(true, 100 - 60 * i, false, &p);
+            assert!((p.min_scale..=p.max_scale).contains(&s), "{s}");
+        }
+    }
+
+    #[test]
+    fn the_scaled_soft_budget_stays_under_the_hard_one() {
+        let ms = Duration::from_millis;
+        let p = TimeParams::default();
+        let mut t = tm(Limits {
+            time: Some(ms(10_000)),
+            inc: ms(100),
+            ..Limits::default()
+        });
+        let soft = t.soft().unwrap();
+        t.set_scale(0.5, &p);
+        assert_eq!(t.scaled_soft(), Some(soft.mul_f64(0.5)));
+        assert!(!t.start_next_iteration_at(soft.mul_f64(0.4), &p));
+        t.set_scale(2.0, &p);
+        assert!(t.start_next_iteration_at(soft.mul_f64(1.1), &p));
+        t.set_scale(1000.0, &p);
+        assert_eq!(t.scaled_soft(), t.hard());
+        // Off, or a fixed move time: no scale.
+        let off = TimeParams {
+            adapt: false,
+            ..TimeParams::default()
+        };
+        let mut u = tm(Limits {
+            time: Some(ms(10_000)),
+            ..Limits::default()
+        });
+        u.set_scale(2.0, &off);
+        assert_eq!(u.scaled_soft(), u.soft());
+        let mut f = tm(Limits::move_time(ms(1000)));
+        f.set_scale(0.5, &p);
+        assert_eq!(f.scaled_soft(), f.soft());
+    }
+
+    #[test]
+    fn time_parameters_are_set_by_name() {
+        let mut p = TimeParams::default();
+        p.set("time-adapt", "off").unwrap();
+        assert!(!p.adapt);
+        p.set("time_stable", "0.6").unwrap();
+        assert_eq!(p.stable_scale, 0.6);
+        for (name, value) in [
+            ("time-stable", "-1"),
+            ("time-change", "x"),
+            ("time-max-scale", "1e9"),
+            ("time-adapt", "maybe"),
+            ("time-nothing", "1"),
+        ] {
+            let before = p.clone();
+            assert!(p.set(name, value).is_err(), "{name}={value}");
+            assert_eq!(p, before);
+        }
+        for n in TimeParams::NAMES {
+            assert!(p.clone().set(n, "1").is_ok(), "{n}");
+        }
     }
 
     #[test]

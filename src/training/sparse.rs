@@ -544,6 +544,30 @@ impl<G: Geometry> Model<G> {
         }
     }
 
+    /// A model for `G`'s windows that starts from the weights `w` (a warm start: a round's fit
+    /// that begins where the kept weights are, so that configurations its data does not show keep
+    /// their values, as the optimiser is lazy). `None` when `w` has another number of windows.
+    /// A weight of a tied pair is read from each of its windows; the file's rounding to
+    /// 1/UNITS is kept.
+    pub fn from_weights(k: f32, w: &PatternWeights) -> Option<Model<G>> {
+        let mut model = Model::<G>::new(k);
+        if w.windows * LAYERS != model.tying.windows
+            || w.table.len() != model.tying.slot.len() * PHASES
+        {
+            return None;
+        }
+        for (j, &(p, sign)) in model.tying.slot.iter().enumerate() {
+            if sign == 0 {
+                continue;
+            }
+            for ph in 0..PHASES {
+                model.theta[p as usize * PHASES + ph] =
+                    sign as f32 * w.table[j * PHASES + ph] as f32 / UNITS as f32;
+            }
+        }
+        Some(model)
+    }
+
     /// The evaluation of a sample from White's view, centi-men.
     #[inline]
     pub fn eval(&self, s: &Features) -> f32 {
@@ -856,7 +880,7 @@ fn train_in_passes<G: Geometry>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::board::Board8;
+    use crate::draughts::board::{Board8, Board10};
     use crate::draughts::rules::English;
     use crate::search::tt::Tt;
     use crate::training::selfplay::{Settings, play_game};
@@ -980,6 +1004,39 @@ mod tests {
         });
         assert_eq!(samples, set.train.len() * s.epochs);
         (model.theta, reports)
+    }
+
+    #[test]
+    fn a_warm_start_reads_back_the_weights_it_starts_from() {
+        let data = prepare::<English>(&records(), 10);
+        let k = fit_scale(&data.train);
+        let settings = TrainSettings {
+            epochs: 2,
+            ..TrainSettings::default()
+        };
+        let mut model = Model::<Board8>::new(k);
+        train(
+            &mut model,
+            &data.train,
+            &data.valid,
+            &settings,
+            |_| {},
+            |_| {},
+        );
+        let w = model.weights("english");
+        assert!(
+            w.table.iter().any(|&x| x != 0),
+            "the fit moved some weights"
+        );
+        let warm = Model::<Board8>::from_weights(k, &w).expect("same windows");
+        assert_eq!(warm.weights("english").table, w.table);
+        // Its evaluation is the fitted model's, to the file's rounding.
+        for s in data.valid.iter().take(50) {
+            let f = Features::of::<Board8>(s);
+            assert!((warm.eval(&f) - model.eval(&f)).abs() < 0.5);
+        }
+        // Weights of another board are refused.
+        assert!(Model::<Board10>::from_weights(k, &w).is_none());
     }
 
     #[test]

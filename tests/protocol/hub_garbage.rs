@@ -47,6 +47,8 @@ const BROKEN: &[&str] = &[
     "set-param name=hash value=0",
     "set-param name=draw-rules value=sometimes",
     "set-param name=lmr value=maybe",
+    "set-param name=time-adapt value=sometimes",
+    "set-param name=time-stable value=-3",
     "set-param name=numbering-8x8 value=upside-down",
     "set-param name=ponder value=perhaps",
     "level depth=",

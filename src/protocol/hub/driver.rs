@@ -460,7 +460,10 @@ impl Hub {
                     .map_err(|e| format!("parameter numbering-8x8: {e}"))?;
                 Ok(())
             }
-            k if Engine::OPTIONS.contains(&k) || Params::NAMES.contains(&k) => {
+            k if Engine::OPTIONS.contains(&k)
+                || Params::NAMES.contains(&k)
+                || crate::search::time::TimeParams::NAMES.contains(&k) =>
+            {
                 self.engine.set_option(k, value).map_err(|e| e.to_string())
             }
             _ => Err(format!(
