@@ -95,7 +95,7 @@ impl Default for TimeParams {
             next_iteration_share: 0.6,
             max_move_time_reserve: 0.1,
             adapt: true,
-            stable_scale: 0.7,
+            stable_scale: 0.8,
             change_scale: 0.5,
             drop_scale: 0.8,
             drop_full: 40.0,
