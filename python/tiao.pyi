@@ -148,6 +148,8 @@ class Analysis:
     nodes: int
     time: float
     """Seconds."""
+    book: bool
+    """The move comes from the opening book, not from a search (depth, nodes and time 0)."""
     @property
     def score_text(self) -> str:
         """+0.25, win in 7 plies, loss in 4 plies."""
@@ -164,9 +166,10 @@ class Engine:
         threads: int = 1,
         hash_mb: int = 64,
         draw_rules: str = "standard",
+        book: bool = True,
     ) -> Engine:
         """threads: 1..=256. hash_mb: the table in MiB, 1..=65536 (more than the memory available
-        raises OptionError)."""
+        raises OptionError). book: play from the opening book, as the Hub does."""
     @property
     def variant(self) -> str: ...
     @property
@@ -176,11 +179,21 @@ class Engine:
     @property
     def hash_mb(self) -> int: ...
     @property
+    def book(self) -> bool:
+        """Whether analyse plays from the opening book (option book)."""
+    @property
+    def book_seed(self) -> int:
+        """The seed of the book's choices (option book-seed)."""
+    def book_moves(self, position: Union[Position, str]) -> Optional[list[tuple[str, int]]]:
+        """The book's moves of the position, best first, with their scores (centi-men); None
+        when the book is off or does not hold it."""
+    @property
     def searching(self) -> bool:
         """Whether a search or a batch is running."""
     def set_option(self, name: str, value: Union[str, int, float, bool]) -> None:
-        """As the Hub set-param: threads, hash, variant, draw-rules, move-overhead, or a search
-        parameter. Raises OptionError."""
+        """As the Hub set-param: threads, hash, variant, draw-rules, move-overhead, book,
+        book-file, book-ply, book-margin, book-seed, or a search parameter. Raises
+        OptionError."""
     def new_game(self) -> None:
         """Clears the table (stops a running search)."""
     def stop(self) -> None:
@@ -196,7 +209,9 @@ class Engine:
     ) -> Analysis:
         """Searches one position with every thread until a limit (depth in plies 1..=127,
         movetime in seconds, nodes); with none, until stop() or Ctrl-C. on_info is called after
-        each completed iteration. Raises VariantError, BusyError, OptionError."""
+        each completed iteration. With the book on and a limit, a book position is answered
+        with a book move at once (Analysis.book). Raises VariantError, BusyError,
+        OptionError."""
     def analyse_many(
         self,
         positions: Iterable[Union[Position, str]],

@@ -8,6 +8,12 @@
 //! kept between calls, each search from an empty table so that results do not depend on the
 //! order or the number of threads.
 //!
+//! The opening book (as in the Hub): on unless `Engine(book=False)` or `set_option("book",
+//! False)`. An `analyse` with a limit in a position the book holds is answered from the book at
+//! once (the facade's book answer: depth 0, no nodes), its `Analysis` marked `book=True`; an
+//! `analyse` without a limit (until `stop()`) and `analyse_many` always search (the batch's
+//! workers have no book).
+//!
 //! Locking: the Python object is frozen and shares its state between threads; the engine's lock
 //! is only ever taken without the GIL and held for short, GIL-free steps (never while a search
 //! runs), so `stop()` from another thread always gets it. Invariant: a search started by
@@ -24,7 +30,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::Duration;
 use tiao::engine::{
-    Done, EngineError, EngineOptions, Event, EventSink, Info, MAX_HASH_MIB, MAX_THREADS, MoveText,
+    BookOptions, Done, EngineError, EngineOptions, Event, EventSink, Info, MAX_HASH_MIB,
+    MAX_THREADS, MoveText,
 };
 use tiao::game::color::Color;
 use tiao::search::{Limits, Score, ScoreKind};
@@ -98,7 +105,9 @@ fn limits_of(depth: Option<i64>, movetime: Option<f64>, nodes: Option<i64>) -> P
 /// when the result is proven: then `win_in` (the side to move wins) or `loss_in` (it loses) is the
 /// distance in plies. Moves are in Hub form (`best_move`, `ponder`, `pv`) with the PDN form beside
 /// them (`best_move_pdn`, `pv_pdn`). `best_move` is `None` only when the side to move has no legal
-/// move (it has lost). `time` is in seconds.
+/// move (it has lost). `time` is in seconds. `book` is `True` when the move comes from the
+/// opening book, not from a search (then `depth`, `nodes` and `time` are 0, `score` is the move's
+/// value in the book and `pv` the move alone).
 #[pyclass(module = "tiao", frozen, get_all, eq)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
@@ -118,6 +127,8 @@ pub struct Analysis {
     pub seldepth: u32,
     pub nodes: u64,
     pub time: f64,
+    /// The move comes from the opening book.
+    pub book: bool,
     /// The score as people read it (`+0.25`, `win in 7 plies`).
     score_text: String,
 }
@@ -144,6 +155,7 @@ impl Analysis {
             seldepth: 0,
             nodes: 0,
             time: 0.0,
+            book: false,
             score_text: score.to_string(),
         }
     }
@@ -155,12 +167,13 @@ impl Analysis {
             seldepth: i.seldepth,
             nodes: i.nodes,
             time: i.time.as_secs_f64(),
+            book: i.book,
             ..Analysis::new(job.fen.clone(), job.side, i.score, &i.pv)
         }
     }
 
     /// The end of a search, with its last report's line (the best move alone when it made none,
-    /// or when its line starts with another move).
+    /// or when its line starts with another move); a book move when that report says so.
     fn of_done(job: &Job, d: &Done, last: Option<&Info>) -> Analysis {
         let mut pv: Vec<MoveText> = match last {
             Some(i) if i.pv.first() == d.best.as_ref() => i.pv.clone(),
@@ -176,6 +189,7 @@ impl Analysis {
             seldepth: last.map_or(d.depth, |i| i.seldepth),
             nodes: d.nodes,
             time: d.time.as_secs_f64(),
+            book: last.is_some_and(|i| i.book && i.pv.first() == d.best.as_ref()),
             ..Analysis::new(job.fen.clone(), job.side, d.score, &pv)
         }
     }
@@ -221,17 +235,19 @@ impl Analysis {
         d.set_item("seldepth", self.seldepth)?;
         d.set_item("nodes", self.nodes)?;
         d.set_item("time", self.time)?;
+        d.set_item("book", self.book)?;
         Ok(d)
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "<Analysis best_move={} score={} depth={} nodes={} pv={}>",
+            "<Analysis best_move={} score={} depth={} nodes={} pv={}{}>",
             self.best_move.as_deref().unwrap_or("None"),
             self.score_text,
             self.depth,
             self.nodes,
-            self.pv.join(" ")
+            self.pv.join(" "),
+            if self.book { " book" } else { "" }
         )
     }
 }
@@ -251,10 +267,11 @@ struct Workers {
 /// >>> a.best_move in start.legal_moves()
 /// True
 ///
-/// Engine(variant="international", threads=1, hash_mb=64, draw_rules="standard"): `threads`
-/// search threads, 1..=256 (more than the machine's cores are accepted but share them);
-/// `hash_mb` the transposition table in MiB, 1..=65536 (a size larger than the memory available
-/// now raises `OptionError`).
+/// Engine(variant="international", threads=1, hash_mb=64, draw_rules="standard", book=True):
+/// `threads` search threads, 1..=256 (more than the machine's cores are accepted but share
+/// them); `hash_mb` the transposition table in MiB, 1..=65536 (a size larger than the memory
+/// available now raises `OptionError`); `book`: play from the opening book (as the Hub does:
+/// `analyse` with a limit answers a book position with a book move, `Analysis.book` True).
 ///
 /// `analyse` searches one position with all the threads; `analyse_many` searches many, one per
 /// thread at a time. Both run without the GIL, so other Python threads go on meanwhile, and
@@ -311,13 +328,14 @@ impl Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (variant = "international", threads = 1, hash_mb = 64, draw_rules = "standard"))]
+    #[pyo3(signature = (variant = "international", threads = 1, hash_mb = 64, draw_rules = "standard", book = true))]
     fn new(
         py: Python<'_>,
         variant: &str,
         threads: i64,
         hash_mb: i64,
         draw_rules: &str,
+        book: bool,
     ) -> PyResult<Engine> {
         let kind = kind_of(variant, draw_rules)?;
         let threads = in_range("threads", threads, 1, MAX_THREADS as i64)? as usize;
@@ -325,6 +343,11 @@ impl Engine {
         let options = EngineOptions {
             threads,
             hash_mib,
+            book: if book {
+                BookOptions::on()
+            } else {
+                BookOptions::default()
+            },
             ..EngineOptions::default()
         };
         let inner = py
@@ -362,6 +385,42 @@ impl Engine {
         py.detach(|| lock(&self.inner).options().hash_mib)
     }
 
+    /// Whether `analyse` plays from the opening book (option `book`).
+    #[getter]
+    fn book(&self, py: Python<'_>) -> bool {
+        py.detach(|| lock(&self.inner).options().book.enabled)
+    }
+
+    /// The seed of the book's choices among its moves within `book-margin` of the best
+    /// (option `book-seed`: the one given, or the engine's own).
+    #[getter]
+    fn book_seed(&self, py: Python<'_>) -> u64 {
+        py.detach(|| lock(&self.inner).book_seed())
+    }
+
+    /// The book's moves of `position` (a `Position` or a FEN of the engine's game), best first,
+    /// as `(move, score)` pairs (Hub form, centi-men for the side to move); `None` when the
+    /// book is off or does not hold the position. Does not change the engine's position for
+    /// anything but the next search, which sets its own.
+    fn book_moves(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Vec<(String, i32)>>> {
+        let job = self.job(py, position)?;
+        py.detach(|| {
+            let mut engine = lock(&self.inner);
+            let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
+            engine.set_position(Some(&job.start), &moves)?;
+            Ok(engine.book_moves().map(|v| {
+                v.into_iter()
+                    .map(|b| (b.mv.hub, b.score.0))
+                    .collect::<Vec<_>>()
+            }))
+        })
+        .map_err(engine_error)
+    }
+
     /// Whether a search or a batch is running.
     #[getter]
     fn searching(&self, py: Python<'_>) -> bool {
@@ -371,9 +430,12 @@ impl Engine {
     /// set_option(name, value) -> None
     ///
     /// Sets an option as the Hub `set-param` does: `threads`, `hash` (MiB), `variant`,
-    /// `draw-rules`, `move-overhead` (ms), or a search parameter by name. Stops a running
-    /// search first. Raises `OptionError` (the engine's message) and changes nothing on a bad
-    /// name or value.
+    /// `draw-rules`, `move-overhead` (ms), the opening book's `book` (bool), `book-file` (a book
+    /// file built by `tiao book build`; `"default"`: the embedded book), `book-ply`,
+    /// `book-margin` (centi-men), `book-seed`, or a search parameter by name (`_` may stand for
+    /// `-`). Stops a running search first. Raises `OptionError` (the engine's message: for a bad
+    /// `book-file`, the file and what is wrong with it) and changes nothing on a bad name or
+    /// value.
     fn set_option(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = match value.extract::<bool>() {
             Ok(b) if value.is_instance_of::<pyo3::types::PyBool>() => b.to_string(),
@@ -415,6 +477,11 @@ impl Engine {
     /// GIL. `on_info`, if given, is called with an `Analysis` after each completed iteration (on
     /// this thread, with the GIL); an exception it raises stops the search and is raised here.
     ///
+    /// With the book on (the default) and a limit, a position the book holds is answered at
+    /// once with a book move, without a search: `Analysis.book` is True, depth and nodes 0 (the
+    /// choice as the Hub's: within `book-margin` of the best before `book-ply` plies of the
+    /// position's moves, the best from then on).
+    ///
     /// Raises `VariantError` for a position of another game, `BusyError` when a search is
     /// already running on this engine.
     #[pyo3(signature = (position, depth = None, movetime = None, nodes = None, *, on_info = None))]
@@ -427,7 +494,7 @@ impl Engine {
         nodes: Option<i64>,
         on_info: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Analysis> {
-        let limits = limits_of(depth, movetime, nodes)?;
+        let mut limits = limits_of(depth, movetime, nodes)?;
         let job = self.job(py, position)?;
         let (tx, rx) = unbounded::<Event>();
         let sink: EventSink = Arc::new(move |e: Event| {
@@ -437,6 +504,11 @@ impl Engine {
             let mut engine = lock(&self.inner);
             let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
             engine.set_position(Some(&job.start), &moves)?;
+            // A search for a move (not an analysis) is what the facade answers from its book,
+            // as the Hub's `go think`; a search without a limit stays an analysis.
+            if !limits.infinite && engine.book_moves().is_some() {
+                limits.analyze = false;
+            }
             engine.go(limits, sink)
         })
         .map_err(engine_error)?;
@@ -476,7 +548,7 @@ impl Engine {
     /// analyse_many(positions, depth=None, movetime=None, nodes=None) -> list[Analysis]
     ///
     /// Searches every position (`Position`s or FENs of the engine's game) within the limits
-    /// (at least one is needed), `threads` positions at a time, each with one thread and an
+    /// (at least one is needed; the opening book is never used), `threads` positions at a time, each with one thread and an
     /// empty table of `hash_mb / threads` MiB: the results do not depend on the order or on the
     /// number of threads (with depth or node limits). Returns the analyses in input order.
     /// Runs without the GIL. `stop()` (from another thread) or Ctrl-C ends the batch early:
@@ -561,6 +633,8 @@ impl Engine {
         let each = EngineOptions {
             threads: 1,
             hash_mib: (options.hash_mib / threads).max(1),
+            // A batch searches every position (as `tiao analyze --positions`).
+            book: BookOptions::default(),
             ..options
         };
         let key = Some((kind, each.clone()));

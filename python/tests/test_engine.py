@@ -18,7 +18,8 @@ HANG = 300
 
 
 def test_analysis_returns_a_legal_best_move(variant):
-    engine = tiao.Engine(variant, hash_mb=8)
+    # Without the book: a random game may pass through a book position (test_book.py).
+    engine = tiao.Engine(variant, hash_mb=8, book=False)
     for seed in range(3):
         p = random_game(variant, f"analyse {seed}", 6 + 7 * seed)
         if p.is_over():
@@ -49,7 +50,7 @@ def test_limits_by_nodes_and_movetime_and_fen_strings():
 
 
 def test_on_info_sees_each_iteration_and_can_stop_it():
-    engine = tiao.Engine("international", hash_mb=8)
+    engine = tiao.Engine("international", hash_mb=8, book=False)
     seen = []
     a = engine.analyse(tiao.Position(), depth=6, on_info=seen.append)
     assert [i.depth for i in seen] == list(range(1, 7))
@@ -102,7 +103,7 @@ def test_stop_from_another_thread_ends_an_infinite_search():
 
 
 def test_ctrl_c_ends_a_search():
-    engine = tiao.Engine("international", hash_mb=8)
+    engine = tiao.Engine("international", hash_mb=8, book=False)
 
     def interrupt(info):
         # As if Ctrl-C were pressed during the search (the test runs on the main thread).

@@ -1,6 +1,10 @@
-//! Growing a book from the start position by drop-out expansion (Lincke's best-first method),
-//! a step at a time, generic over [`Game`]; the variant is chosen at the edge
-//! ([`dispatch!`](crate::dispatch)).
+//! Growing a book from its roots by drop-out expansion (Lincke's best-first method), a step at
+//! a time, generic over [`Game`]; the variant is chosen at the edge ([`dispatch!`](crate::dispatch)).
+//!
+//! The roots ([`Roots`], [`roots`]): the start position, and for an english book built with
+//! [`Roots::Ballots`] also the position after each ballot of the ACF three-move deck
+//! ([`crate::draughts::ballots::deck`], the 156 unbarred ballots), so that the book covers every
+//! ballot a game may be drawn to and continues each.
 //!
 //! A book position ("node") has every legal move scored by a search of the position after it
 //! ([`score_position`]: one thread, a table cleared before each search, a fixed node count, no
@@ -9,24 +13,27 @@
 //! of the book its own search score; a move back into a position on the path being valued (a
 //! cycle) takes its search score.
 //!
-//! The next positions to add ([`next_step`]): every position one move outside the book is
-//! priced by the cheapest path to it from the start, a path costing, at each book position on
+//! The next positions to add ([`next_step`]): first the roots the book does not hold yet (by
+//! key, a step at a time); then every position one move outside the book is priced by the
+//! cheapest path to it from a root (each root costs 0), a path costing, at each book position on
 //! it, the drop-out of the move taken (the position's value minus the move's, centi-men, never
 //! negative) plus [`Settings::ply_cost`]. So the main lines grow first, the side lines when
-//! their drop-out is small against their shortness. Positions without a legal move are never
-//! added. A step takes the [`Settings::batch`] cheapest, ties broken by key: the
-//! first step of an empty book is the start position alone.
+//! their drop-out is small against their shortness; with the ballots, each ballot's own lines
+//! grow from it as the start's do. Positions without a legal move are never added. A step takes
+//! the [`Settings::batch`] cheapest, ties broken by key: the first step of an empty book of the
+//! start alone is the start position.
 //!
-//! Determinism, by construction (no randomness): a step depends only on the book before it and
-//! the settings, and a position's scores only on the position and the node count. So a build
-//! stopped after any step and resumed with the same settings grows the same book as a build in
-//! one go (the book grows in whole steps: a target size is reached at the end of the step that
-//! reaches it), whatever the number of threads; and the positions of one step can be scored
-//! by shards ([`shard_of_step`]) and merged ([`merge`]) into the same book.
+//! Determinism, by construction (no randomness, hence no seed): a step depends only on the book
+//! before it and the settings, and a position's scores only on the position and the node count.
+//! So a build stopped after any step and resumed with the same settings grows the same book as a
+//! build in one go (the book grows in whole steps: a target size is reached at the end of the
+//! step that reaches it), whatever the number of threads; and the positions of one step can be
+//! scored by shards ([`shard_of_step`]) and merged ([`merge`]) into the same book.
 
 use super::format::{self, Entries, FileKind, Header};
 use super::{Book, BookError, BookMove};
-use crate::game::{Evaluate, Game, MoveList};
+use crate::draughts::ballots;
+use crate::game::{Evaluate, Game, MoveList, Variant};
 use crate::search::score::{WIN, WIN_MIN, loss_in};
 use crate::search::tt::Tt;
 use crate::search::{self, Control, Limits, SearchOptions};
@@ -44,6 +51,27 @@ pub const DEFAULT_PLY_COST: u32 = 20;
 /// depends on the table's size.
 pub const SEARCH_HASH_MIB: usize = 4;
 
+/// Where a book grows from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Roots {
+    /// The start position alone.
+    #[default]
+    Start,
+    /// English only: the start position and the position after each of the 156 ballots of the
+    /// ACF three-move deck (the barred ballots are not roots: no game is drawn to them).
+    Ballots,
+}
+
+impl Roots {
+    /// Whether a book of `variant` may grow from these roots (the ballots are english's).
+    pub fn fits(self, variant: Variant) -> bool {
+        match self {
+            Roots::Start => true,
+            Roots::Ballots => variant == Variant::English,
+        }
+    }
+}
+
 /// How a book grows. Stored in its file: a resumed build or a merge must use the same ones.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -53,6 +81,8 @@ pub struct Settings {
     pub batch: u32,
     /// What a ply adds to a line's price, centi-men.
     pub ply_cost: u32,
+    /// The positions the book grows from.
+    pub roots: Roots,
 }
 
 impl Default for Settings {
@@ -61,8 +91,35 @@ impl Default for Settings {
             nodes: DEFAULT_NODES,
             batch: DEFAULT_BATCH,
             ply_cost: DEFAULT_PLY_COST,
+            roots: Roots::Start,
         }
     }
+}
+
+/// The plies of a ballot: its position is this far from the start.
+pub const BALLOT_PLIES: u32 = 3;
+
+/// The roots a book with `settings` grows from, with their distance from the start in plies:
+/// the start first, then (with [`Roots::Ballots`]) each ballot's position in ACF order. A
+/// ballot that does not replay in `G` (a game other than english: refused before a build) is
+/// left out, as is a root met twice.
+pub fn roots<G: Game>(settings: &Settings) -> Vec<(G, u32)> {
+    let start = G::start();
+    let mut out = vec![(start, 0)];
+    if settings.roots == Roots::Ballots && Roots::Ballots.fits(start.variant()) {
+        for b in ballots::deck() {
+            let pos = b
+                .moves
+                .iter()
+                .try_fold(start, |p, text| p.parse_move(text).ok().map(|m| p.make(&m)));
+            if let Some(p) = pos
+                && out.iter().all(|(q, _)| q.key() != p.key())
+            {
+                out.push((p, BALLOT_PLIES));
+            }
+        }
+    }
+    out
 }
 
 /// A score found `1` ply deeper, for the side to move before that ply: negated, and a proven
@@ -231,17 +288,21 @@ fn value<G: Game>(
 /// Recomputes every move's `score` from the moves' search scores by minimax through the book
 /// (see the module documentation).
 pub fn back_up<G: Game>(book: &mut Book) {
-    let root = G::start();
+    let roots: Vec<G> = roots::<G>(&book.settings)
+        .into_iter()
+        .map(|(g, _)| g)
+        .filter(|g| book.entries.contains_key(&g.key()))
+        .collect();
     let mut memo = HashMap::new();
-    if !book.entries.contains_key(&root.key()) {
-        return;
+    for root in &roots {
+        value(root, book, &mut memo, &mut HashSet::new());
     }
-    value(&root, book, &mut memo, &mut HashSet::new());
-    // Every book position was reached from the start (the book grows only by children of its
-    // positions), so `memo` holds them all; walk them again to set the moves' scores.
+    // Every book position was reached from a root (the book grows only by its roots and the
+    // children of its positions), so `memo` holds them all; walk them again to set the moves'
+    // scores.
     let mut updates: Vec<(u64, usize, i16)> = Vec::new();
     let mut seen = HashSet::new();
-    let mut todo = vec![root];
+    let mut todo = roots;
     while let Some(pos) = todo.pop() {
         if !seen.insert(pos.key()) {
             continue;
@@ -270,18 +331,27 @@ pub fn back_up<G: Game>(book: &mut Book) {
 /// The positions of the next expansion step, cheapest first (see the module documentation),
 /// with their price. Empty when nothing is left to add.
 pub fn next_step<G: Game>(book: &Book) -> Vec<(i64, G)> {
-    let root = G::start();
-    if !book.entries.contains_key(&root.key()) {
-        return if has_move(&root) {
-            vec![(0, root)]
-        } else {
-            Vec::new()
-        };
+    let roots = roots::<G>(&book.settings);
+    let mut missing: Vec<(u64, G)> = roots
+        .iter()
+        .filter(|(g, _)| !book.entries.contains_key(&g.key()) && has_move(g))
+        .map(|(g, _)| (g.key(), *g))
+        .collect();
+    if !missing.is_empty() {
+        missing.sort_by_key(|&(k, _)| k);
+        missing.truncate(book.settings.batch as usize);
+        return missing.into_iter().map(|(_, g)| (0, g)).collect();
     }
     let ply_cost = book.settings.ply_cost as i64;
-    let mut price: HashMap<u64, i64> = HashMap::from([(root.key(), 0)]);
-    let mut position: HashMap<u64, G> = HashMap::from([(root.key(), root)]);
-    let mut heap = BinaryHeap::from([Reverse((0i64, root.key()))]);
+    let in_book: Vec<G> = roots
+        .into_iter()
+        .map(|(g, _)| g)
+        .filter(|g| book.entries.contains_key(&g.key()))
+        .collect();
+    let mut price: HashMap<u64, i64> = in_book.iter().map(|g| (g.key(), 0)).collect();
+    let mut position: HashMap<u64, G> = in_book.iter().map(|g| (g.key(), *g)).collect();
+    let mut heap: BinaryHeap<Reverse<(i64, u64)>> =
+        in_book.iter().map(|g| Reverse((0i64, g.key()))).collect();
     let mut done = HashSet::new();
     let mut frontier: BTreeMap<u64, (i64, G)> = BTreeMap::new();
     while let Some(Reverse((cost, key))) = heap.pop() {
@@ -483,6 +553,7 @@ mod tests {
             nodes: 300,
             batch: 3,
             ply_cost: 20,
+            roots: Roots::Start,
         }
     }
 

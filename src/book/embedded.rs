@@ -2,6 +2,12 @@
 //! build`: the commands and settings are in docs/book.md), so that the engine plays from a book
 //! without any file; and reading a book file given instead (`--book FILE`, Hub `book-file`).
 //!
+//! Duoyibu has no file of its own: it plays russian's book ([`stored_as`]). Built with duoyibu's
+//! rules, its book was byte for byte russian's but for the header's variant name (the two rule
+//! sets differ only in the kings, which these openings never reach: the same positions, keys,
+//! moves and scores), so one payload serves both; a test walks the shared book with duoyibu's
+//! rules (every position reached, every move legal).
+//!
 //! Invariants: each embedded book is decoded at most once per process, on its first use, and
 //! shared ([`Arc`]); an embedded book that does not decode (a build from damaged files, which
 //! the tests rule out) is no book, never a panic. A book file is refused unless it is a whole,
@@ -13,15 +19,23 @@ use crate::game::Variant;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// The bytes of the default book of `variant`.
+/// The bytes of the default book of `variant` (a book of [`stored_as`]`(variant)`).
 pub fn bytes(variant: Variant) -> &'static [u8] {
-    match variant {
+    match stored_as(variant) {
         Variant::International => include_bytes!("../../books/international.book"),
         Variant::Brazilian => include_bytes!("../../books/brazilian.book"),
-        Variant::Russian => include_bytes!("../../books/russian.book"),
-        Variant::Duoyibu => include_bytes!("../../books/duoyibu.book"),
+        Variant::Russian | Variant::Duoyibu => include_bytes!("../../books/russian.book"),
         Variant::English => include_bytes!("../../books/english.book"),
         Variant::Morris => include_bytes!("../../books/morris.book"),
+    }
+}
+
+/// The variant whose embedded book `variant` plays: its own, but duoyibu russian's (see the
+/// module documentation).
+pub fn stored_as(variant: Variant) -> Variant {
+    match variant {
+        Variant::Duoyibu => Variant::Russian,
+        v => v,
     }
 }
 
@@ -30,9 +44,12 @@ fn name(variant: Variant) -> String {
     format!("<embedded {}.book>", variant.name())
 }
 
-/// Decodes the default book of `variant` (every time: see [`default_book`] for the shared copy).
+/// Decodes the default book of `variant` (every time: see [`default_book`] for the shared copy),
+/// as a book of `variant` (duoyibu's: russian's book, see the module documentation).
 pub fn decode(variant: Variant) -> Result<Book, BookError> {
-    from_bytes(Path::new(&name(variant)), bytes(variant), variant)
+    let stored = stored_as(variant);
+    let book = from_bytes(Path::new(&name(stored)), bytes(variant), stored)?;
+    Ok(Book { variant, ..book })
 }
 
 /// The default book of `variant`, decoded once per process; `None` if it does not decode.
@@ -73,6 +90,36 @@ fn from_bytes(path: &Path, bytes: &[u8], variant: Variant) -> Result<Book, BookE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn duoyibu_plays_russians_book_and_every_move_of_it_is_legal_there() {
+        use crate::book::build::book_children;
+        use crate::book::probe;
+        use crate::draughts::position::Position;
+        use crate::draughts::rules::Duoyibu;
+        let book = decode(Variant::Duoyibu).unwrap();
+        assert_eq!(book.variant, Variant::Duoyibu);
+        assert_eq!(book.entries, decode(Variant::Russian).unwrap().entries);
+        // Walked with duoyibu's rules from its start, the book is whole: every position
+        // reached, every legal move held and every held move legal.
+        let (_, reached) = probe::depth::<Position<Duoyibu>>(&book);
+        assert_eq!(reached, book.len());
+        let mut todo = vec![Position::<Duoyibu>::start()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(pos) = todo.pop() {
+            let Some(moves) = book.get(pos.key()) else {
+                continue;
+            };
+            if !seen.insert(pos.key()) {
+                continue;
+            }
+            assert!(probe::missing_moves(&book, &pos).is_empty());
+            let children = book_children(&pos, moves);
+            assert_eq!(children.len(), moves.len());
+            todo.extend(children.into_iter().map(|(_, _, c)| c));
+        }
+        assert_eq!(seen.len(), book.len());
+    }
 
     #[test]
     fn every_embedded_book_loads_and_is_of_its_variant() {

@@ -13,7 +13,8 @@
 //!     24   16  variant name, ASCII, zero-padded ("international", "morris", ...)
 //!     40    8  nodes searched per move (build setting --nodes)
 //!     48    4  cost of a ply, centi-men (build setting --ply-cost)
-//!     52    4  reserved, 0
+//!     52    4  roots (build setting --ballots): 0 the start position, 1 english's start and
+//!                 the positions of the 156 ACF three-move ballots
 //!     56    8  entries
 //!     64    8  payload length in bytes (the rest of the file)
 //!     72    8  payload checksum (FNV-1a, 64 bits)
@@ -39,7 +40,7 @@
 //! empty or repeated move text, or a score out of range. The bytes [`encode`] writes depend only
 //! on the book: building the same book twice gives the same file.
 
-use super::build::Settings;
+use super::build::{Roots, Settings};
 use super::{BookError, BookMove};
 use crate::game::Variant;
 use crate::game::rng::fnv1a;
@@ -63,6 +64,10 @@ pub const MOVES_MAX: usize = u16::MAX as usize;
 const KIND_BOOK: u8 = 1;
 /// Kind code of a shard's part.
 const KIND_PART: u8 = 2;
+/// Roots code of a book grown from the start position.
+const ROOTS_START: u32 = 0;
+/// Roots code of an english book grown from the start and the three-move ballots.
+const ROOTS_BALLOTS: u32 = 1;
 /// Offset of the header checksum (the bytes before it are summed).
 const HEADER_SUM_AT: usize = 96;
 
@@ -143,7 +148,11 @@ pub fn encode(kind: FileKind, variant: Variant, settings: &Settings, entries: &E
     h.extend_from_slice(&name);
     h.extend_from_slice(&settings.nodes.to_le_bytes());
     h.extend_from_slice(&settings.ply_cost.to_le_bytes());
-    h.extend_from_slice(&[0; 4]);
+    let roots = match settings.roots {
+        Roots::Start => ROOTS_START,
+        Roots::Ballots => ROOTS_BALLOTS,
+    };
+    h.extend_from_slice(&roots.to_le_bytes());
     h.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     h.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     h.extend_from_slice(&fnv1a(&payload).to_le_bytes());
@@ -248,7 +257,7 @@ pub fn decode(
     let name = String::from_utf8_lossy(&name_bytes[..name_end]).into_owned();
     let nodes = r.u64().unwrap_or(0);
     let ply_cost = r.u32().unwrap_or(0);
-    r.take(4);
+    let roots_code = r.u32().unwrap_or(0);
     let entries = r.u64().unwrap_or(0);
     let payload_len = r.u64().unwrap_or(0);
     let checksum = r.u64().unwrap_or(0);
@@ -279,6 +288,17 @@ pub fn decode(
     if batch == 0 || nodes == 0 {
         return Err(corrupt(format!("settings: batch {batch}, nodes {nodes}")));
     }
+    let roots = match roots_code {
+        ROOTS_START => Roots::Start,
+        ROOTS_BALLOTS => Roots::Ballots,
+        _ => return Err(corrupt(format!("roots code {roots_code}"))),
+    };
+    if !roots.fits(variant) {
+        return Err(corrupt(format!(
+            "a book of {} grown from the three-move ballots (english's)",
+            variant.name()
+        )));
+    }
     let whole = (HEADER_LEN as u64).saturating_add(payload_len);
     if bytes.len() as u64 != whole {
         return Err(truncated(whole));
@@ -298,6 +318,7 @@ pub fn decode(
             nodes,
             batch,
             ply_cost,
+            roots,
         },
         entries,
         payload_len,
@@ -410,6 +431,7 @@ mod tests {
             nodes: 1000,
             batch: 4,
             ply_cost: 20,
+            roots: Roots::Start,
         }
     }
 
@@ -431,6 +453,16 @@ mod tests {
         let (h, _) = decode(Path::new("x"), &bytes, None).unwrap();
         assert_eq!(h.kind, part);
         assert_eq!(h.variant, Variant::Morris);
+        let ballots = Settings {
+            roots: Roots::Ballots,
+            ..settings()
+        };
+        let bytes = encode(FileKind::Book, Variant::English, &ballots, &e);
+        let (h, _) = decode(Path::new("x"), &bytes, None).unwrap();
+        assert_eq!(h.settings, ballots);
+        let bytes = encode(FileKind::Book, Variant::Russian, &ballots, &e);
+        let err = decode(Path::new("x"), &bytes, None).unwrap_err();
+        assert!(err.to_string().contains("ballots"), "{err}");
     }
 
     #[test]

@@ -6,11 +6,11 @@
 //! within the margin of the best, drawn uniformly by the generator given (so a seed replays the
 //! same choices). Never a move of an empty list.
 
-use super::build::{book_children, legal_by_text};
+use super::build::{book_children, legal_by_text, roots};
 use super::{Book, BookMove};
 use crate::game::Game;
 use crate::game::rng::Rng;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet};
 
 /// The legal moves of `pos` in the book with their scores, best first (ties by text); `None`
 /// when the position is not in the book.
@@ -71,22 +71,31 @@ pub fn main_line<G: Game>(book: &Book, from: &G, max: usize) -> Vec<String> {
 }
 
 /// The depth the book reaches: the largest number of plies from the start to a book position
-/// (each position counted at its nearest ply), and the positions reached from the start.
+/// reached from the book's roots (each position counted at its nearest ply, a ballot's position
+/// at its third), and the positions so reached.
 pub fn depth<G: Game>(book: &Book) -> (u32, usize) {
-    let root = G::start();
-    let mut seen = HashSet::from([root.key()]);
-    let mut queue = VecDeque::from([(root, 0u32)]);
+    // Breadth first by ply; the roots enter at their own ply.
+    let mut by_ply: BTreeMap<u32, Vec<G>> = BTreeMap::new();
+    for (g, ply) in roots::<G>(&book.settings) {
+        by_ply.entry(ply).or_default().push(g);
+    }
+    let mut seen = HashSet::new();
     let mut deepest = 0;
     let mut reached = 0;
-    while let Some((pos, ply)) = queue.pop_front() {
-        let Some(moves) = book.get(pos.key()) else {
-            continue;
-        };
-        reached += 1;
-        deepest = deepest.max(ply);
-        for (_, _, child) in book_children(&pos, moves) {
-            if seen.insert(child.key()) {
-                queue.push_back((child, ply + 1));
+    while let Some((ply, level)) = by_ply.pop_first() {
+        for pos in level {
+            if !seen.insert(pos.key()) {
+                continue;
+            }
+            let Some(moves) = book.get(pos.key()) else {
+                continue;
+            };
+            reached += 1;
+            deepest = deepest.max(ply);
+            for (_, _, child) in book_children(&pos, moves) {
+                if !seen.contains(&child.key()) {
+                    by_ply.entry(ply + 1).or_default().push(child);
+                }
             }
         }
     }

@@ -1,12 +1,13 @@
 //! `tiao book`: opening books (`tiao::book`). `build` grows a book by drop-out expansion
-//! (deterministic, resumable, shardable), `merge` adds the shards' parts of one step, `info`
-//! describes a book, `probe` prints the moves and scores of one position.
+//! (deterministic, resumable, shardable; english with `--ballots` from the start and the
+//! three-move ballots), `merge` adds the shards' parts of one step, `info` describes a book,
+//! `probe` prints the moves and scores of one position.
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tiao::book::build::{self, DEFAULT_BATCH, DEFAULT_NODES, DEFAULT_PLY_COST, Part};
+use tiao::book::build::{self, DEFAULT_BATCH, DEFAULT_NODES, DEFAULT_PLY_COST, Part, Roots};
 use tiao::book::format::{self, FileKind};
 use tiao::book::{Book, BookError, Settings, probe};
 use tiao::dispatch;
@@ -22,6 +23,7 @@ use tiao::variant::GameKind;
 Examples:
   tiao book build -v english --positions 2000 --nodes 20000 --out english.book
   tiao book build -v english --positions 4000 --nodes 20000 --out english.book   (continues)
+  tiao book build -v english --ballots --positions 4000 --out english.book  (the ACF ballots too)
   tiao book info english.book
   tiao book probe english.book --moves \"11-15 23-19\"
 
@@ -37,8 +39,9 @@ pub struct BookArgs {
 
 #[derive(Subcommand, Debug)]
 enum BookCommand {
-    /// Grow a book from the start position until it holds --positions positions (resumable: an
-    /// existing --out is continued); with --shard, score one step's share into a --part file.
+    /// Grow a book from the start position (english with --ballots: and from every three-move
+    /// ballot) until it holds --positions positions (resumable: an existing --out is
+    /// continued); with --shard, score one step's share into a --part file.
     Build(BuildArgs),
     /// Add the parts the shards of one step scored to the book (every shard once).
     Merge(MergeArgs),
@@ -65,6 +68,11 @@ struct BuildArgs {
     /// shallower book).
     #[arg(long, default_value_t = DEFAULT_PLY_COST, value_parser = super::whole::<u32>(0, 100_000))]
     ply_cost: u32,
+    /// English only: grow from the position of each of the 156 ballots of the ACF three-move
+    /// deck as well as from the start (the barred ballots are not roots), so that the book
+    /// covers every ballot and continues each.
+    #[arg(long)]
+    ballots: bool,
     /// The book file (created, or continued when it exists).
     #[arg(long, short)]
     out: PathBuf,
@@ -158,12 +166,16 @@ fn book_or_new(path: &Path, variant: Variant, settings: Settings) -> Result<Book
     if book.settings != settings {
         let s = book.settings;
         return Err(format!(
-            "{}: a book built with --nodes {} --batch {} --ply-cost {}; continue it with those \
+            "{}: a book built with --nodes {} --batch {} --ply-cost {}{}; continue it with those \
              (or choose another --out)",
             path.display(),
             s.nodes,
             s.batch,
-            s.ply_cost
+            s.ply_cost,
+            match s.roots {
+                Roots::Start => " (without --ballots)",
+                Roots::Ballots => " --ballots",
+            }
         ));
     }
     Ok(book)
@@ -176,10 +188,22 @@ fn save(path: &Path, book: &Book) -> Result<(), BookError> {
 
 fn build_with<G: Evaluate>(a: &BuildArgs) -> Result<(), String> {
     let variant = a.game.variant;
+    let roots = if a.ballots {
+        Roots::Ballots
+    } else {
+        Roots::Start
+    };
+    if !roots.fits(variant) {
+        return Err(format!(
+            "--ballots: the three-move ballots are english's, not {}'s",
+            variant.name()
+        ));
+    }
     let settings = Settings {
         nodes: a.nodes,
         batch: a.batch,
         ply_cost: a.ply_cost,
+        roots,
     };
     let mut book = book_or_new(&a.out, variant, settings)?;
     let scorer = build::Scorer::new(a.threads)?;
@@ -311,15 +335,34 @@ fn info_with<G: Game>(a: &InfoArgs, header: &format::Header, book: &Book) -> Res
     }
     println!("variant    {}", book.variant.name());
     println!(
-        "positions  {} ({reached} reached from the start), {} moves",
+        "positions  {} ({reached} reached from its roots), {} moves",
         book.len(),
         book.moves()
     );
     println!("depth      {depth} plies");
     println!(
-        "settings   --nodes {} --batch {} --ply-cost {}",
-        s.nodes, s.batch, s.ply_cost
+        "settings   --nodes {} --batch {} --ply-cost {}{}",
+        s.nodes,
+        s.batch,
+        s.ply_cost,
+        if s.roots == Roots::Ballots {
+            " --ballots"
+        } else {
+            ""
+        }
     );
+    if s.roots == Roots::Ballots {
+        let roots = build::roots::<G>(&s);
+        let held = roots
+            .iter()
+            .filter(|(g, _)| book.get(g.key()).is_some())
+            .count();
+        println!(
+            "roots      the start and {} ballots: {held} of {} in the book",
+            roots.len() - 1,
+            roots.len()
+        );
+    }
     let root = G::start();
     if let Some(moves) = probe::probe(book, &root) {
         println!(

@@ -14,8 +14,11 @@
 //!   text forms;
 //! - [`game`]: the position as a [`Game`](crate::game::Game) (and perft's
 //!   [`BulkCount`](crate::game::BulkCount));
-//! - [`eval`]: the static evaluation and its weights, one set per family of variants.
+//! - [`eval`]: the static evaluation and its weights, one set per family of variants;
+//! - [`ballots`]: the ACF three-move ballots of english, as data (the match openings and the
+//!   english opening book start from them).
 
+pub mod ballots;
 pub mod board;
 pub mod draw;
 pub mod eval;

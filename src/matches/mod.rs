@@ -6,7 +6,8 @@
 //!   command line (`"dame hub"`, `"scan hub option.book=false"`).
 //! - [`player`]: the [`Player`] trait and its two implementations (in process, external process).
 //! - [`clock`]: time controls (per move, base + increment kept by the runner, nodes, depth).
-//! - [`openings`]: the built-in openings (english: the 156 ACF three-move ballots; others:
+//! - [`openings`]: the built-in openings (english: the 156 ACF three-move ballots of
+//!   [`crate::draughts::ballots`]; others:
 //!   balanced random walks) and openings read from a file.
 //! - [`referee`]: the game as the runner sees it, ended by the variant's rules.
 //! - [`runner`]: [`run_match`], the games themselves; [`GameRecord`] and [`MatchResult`].
@@ -17,7 +18,7 @@
 //! player does can panic or block the runner beyond the deadline of its move. With node or depth
 //! limits, one search thread and concurrency 1, a match of built-in engines is reproducible.
 
-pub mod ballots;
+pub use crate::draughts::ballots;
 pub mod clock;
 pub mod openings;
 pub mod player;

@@ -2,7 +2,8 @@
 //! the embedded book and an `info` line marked `book=yes` (none with `book=false`); with
 //! `book-margin=0` the move is the book's best; with a margin, every choice over several seeds is
 //! within it and more than one move appears; a bad `book-file` is an `error` line and the engine
-//! goes on with the book it had. Behaviour only: no test here measures time.
+//! goes on with the book it had; an english game set up at any ballot of the three-move deck (by
+//! its FEN, or by its moves) is answered from the book. Behaviour only: no test here measures time.
 
 use crate::hub_common::{Engine, PATIENCE, value};
 use tiao::book::{BookMove, embedded, probe};
@@ -221,6 +222,46 @@ fn every_variant_plays_its_own_book() {
             "{v}: {infos:?}"
         );
         assert!(e.legal_moves().contains(&mv), "{v}: {mv}");
+    }
+    e.quit();
+}
+
+#[test]
+fn english_games_from_every_ballot_start_in_the_book() {
+    use tiao::draughts::ballots;
+    use tiao::draughts::rules::English;
+    use tiao::game::Game;
+    let book = embedded::default_book(Variant::English).expect("the embedded english book");
+    let mut e = Engine::hub_with_book();
+    e.send("set-param name=variant value=english");
+    e.send("level nodes=3000");
+    for b in ballots::deck() {
+        let mut pos = Position::<English>::start();
+        for m in &b.moves {
+            pos = pos.make(&pos.parse_move(m).unwrap());
+        }
+        let moves = probe::probe(&book, &pos).expect("in the book");
+        // By its FEN alone, and from the start by its three moves.
+        for setup in [
+            format!("pos fen=\"{}\"", pos.fen()),
+            format!("pos start moves=\"{}\"", b.moves.join(" ")),
+        ] {
+            e.send(&setup);
+            let (done, infos) = e.go("think");
+            let mv = value(&done, "move").expect("move=");
+            assert_eq!(infos.len(), 1, "ballot {}: {infos:?}", b.number);
+            assert_eq!(
+                value(&infos[0], "book").as_deref(),
+                Some("yes"),
+                "ballot {} ({setup}): {infos:?}",
+                b.number
+            );
+            assert!(
+                moves.iter().any(|(_, m)| m.text == mv),
+                "ballot {}: {mv} is a book move",
+                b.number
+            );
+        }
     }
     e.quit();
 }

@@ -2,17 +2,21 @@
 //! library and by `tiao book build`, written and read back unchanged; a build is byte-identical
 //! when repeated, when resumed and when its steps are scored by shards and merged; foreign,
 //! truncated and damaged files are refused with errors that name the problem; the book choice
-//! keeps to its margin; `tiao book info` and `probe` print what they should.
+//! keeps to its margin; `tiao book info` and `probe` print what they should. An english book
+//! grown with the three-move ballots holds every ballot of the deck (not the barred ones as
+//! roots) with all its moves, continues them, and is built the same in one go, resumed and
+//! sharded.
 
 use crate::cli_support::tiao;
 use std::path::{Path, PathBuf};
-use tiao::book::build::{self, Settings, book_children, from_child};
+use tiao::book::build::{self, Roots, Settings, book_children, from_child};
 use tiao::book::format::{self, FileKind};
 use tiao::book::{Book, BookError, choose, probe};
+use tiao::draughts::ballots;
 use tiao::draughts::position::Position;
 use tiao::draughts::rules::{English, International};
 use tiao::game::rng::Rng;
-use tiao::game::{Evaluate, Variant};
+use tiao::game::{Evaluate, Game, Variant};
 use tiao::morris::MorrisPosition;
 
 fn temp(name: &str) -> PathBuf {
@@ -24,6 +28,7 @@ fn settings() -> Settings {
         nodes: 400,
         batch: 4,
         ply_cost: 20,
+        roots: Roots::Start,
     }
 }
 
@@ -35,13 +40,16 @@ fn grow<G: Evaluate>(variant: Variant, target: usize) -> Book {
     book
 }
 
-/// Every book position is reached from the start, holds exactly the legal moves, and its
+/// Every book position is reached from its roots, holds exactly the legal moves, and its
 /// moves' scores are the minimax of the tree; the choice keeps to its margin there.
 fn check_book<G: Evaluate>(book: &Book) {
     let (depth, reached) = probe::depth::<G>(book);
     assert_eq!(reached, book.len());
     assert!(depth >= 1);
-    let mut todo = vec![G::start()];
+    let mut todo: Vec<G> = build::roots::<G>(&book.settings)
+        .into_iter()
+        .map(|(g, _)| g)
+        .collect();
     let mut seen = std::collections::HashSet::new();
     let mut rng = Rng::new(7);
     while let Some(pos) = todo.pop() {
@@ -309,7 +317,7 @@ fn info_and_probe_print_the_book() {
     assert!(ok, "{err}");
     assert!(out.contains("variant    english"), "{out}");
     assert!(
-        out.contains("positions  9 (9 reached from the start)"),
+        out.contains("positions  9 (9 reached from its roots)"),
         "{out}"
     );
     let (depth, _) = probe::depth::<Position<English>>(&book);
@@ -342,4 +350,203 @@ fn info_and_probe_print_the_book() {
     let (_, err, ok) = tiao(&["book", "probe", p, "-v", "english", "--moves", "1-5"]);
     assert!(!ok && err.contains("1-5"), "{err}");
     let _ = std::fs::remove_file(path);
+}
+
+type E = Position<English>;
+
+/// The position after each ballot of the ACF list (barred ones too), with the ballot.
+fn ballot_positions() -> Vec<(ballots::Ballot, E)> {
+    ballots::all()
+        .into_iter()
+        .map(|b| {
+            let mut pos = E::start();
+            for m in &b.moves {
+                pos = pos.make(&pos.parse_move(m).unwrap());
+            }
+            (b, pos)
+        })
+        .collect()
+}
+
+fn ballot_settings() -> Settings {
+    Settings {
+        nodes: 60,
+        batch: 16,
+        ply_cost: 20,
+        roots: Roots::Ballots,
+    }
+}
+
+/// Positions the ballot book of these tests is grown to: the 157 roots (ten steps), then one
+/// step of 16 from them.
+const BALLOT_BOOK: usize = 170;
+
+#[test]
+fn a_ballot_book_holds_every_ballot_and_continues_each() {
+    let mut book = Book::new(Variant::English, ballot_settings());
+    let scorer = build::Scorer::new(1).unwrap();
+    let steps =
+        build::grow::<E>(&mut book, BALLOT_BOOK, &scorer, &mut |_, _| Ok(()), &|| {}).unwrap();
+    let roots = build::roots::<E>(&book.settings);
+    assert_eq!(
+        roots.len(),
+        157,
+        "the start and the 156 ballots of the deck"
+    );
+    assert_eq!(steps.len(), 11);
+    assert_eq!(book.len(), 157 + 16);
+    for (b, pos) in ballot_positions() {
+        let is_root = roots.iter().any(|(g, _)| g.key() == pos.key());
+        assert_eq!(is_root, !b.barred, "ballot {}", b.number);
+        if b.barred {
+            continue;
+        }
+        let moves = book
+            .get(pos.key())
+            .unwrap_or_else(|| panic!("ballot {} {:?} is not in the book", b.number, b.moves));
+        assert!(!moves.is_empty(), "ballot {}", b.number);
+        assert!(
+            probe::missing_moves(&book, &pos).is_empty(),
+            "ballot {}",
+            b.number
+        );
+        assert!(probe::probe(&book, &pos).is_some_and(|m| !m.is_empty()));
+    }
+    check_book::<E>(&book);
+    // The step after the roots continues the ballots: positions a ply past a ballot's.
+    let (depth, reached) = probe::depth::<E>(&book);
+    assert_eq!(reached, book.len());
+    assert!(depth > build::BALLOT_PLIES, "depth {depth}");
+    // Grown again: the same book.
+    let mut again = Book::new(Variant::English, ballot_settings());
+    build::grow::<E>(&mut again, BALLOT_BOOK, &scorer, &mut |_, _| Ok(()), &|| {}).unwrap();
+    assert_eq!(again, book);
+}
+
+fn build_ballots_cli(out: &Path, positions: &str, extra: &[&str]) -> (String, String, bool) {
+    let s = ballot_settings();
+    let (nodes, batch) = (s.nodes.to_string(), s.batch.to_string());
+    let mut args = vec![
+        "book",
+        "build",
+        "-v",
+        "english",
+        "--ballots",
+        "--positions",
+        positions,
+        "--nodes",
+        &nodes,
+        "--batch",
+        &batch,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    tiao(&args)
+}
+
+#[test]
+fn tiao_book_build_ballots_is_the_same_in_one_go_resumed_and_sharded() {
+    let whole = temp("ballots-whole.book");
+    let _ = std::fs::remove_file(&whole);
+    let target = BALLOT_BOOK.to_string();
+    let (out, err, ok) = build_ballots_cli(&whole, &target, &[]);
+    assert!(ok, "{err}");
+    assert!(out.contains("book english: 173 positions"), "{out}");
+    let bytes = std::fs::read(&whole).unwrap();
+    let mut book = Book::new(Variant::English, ballot_settings());
+    let scorer = build::Scorer::new(1).unwrap();
+    build::grow::<E>(&mut book, BALLOT_BOOK, &scorer, &mut |_, _| Ok(()), &|| {}).unwrap();
+    assert_eq!(
+        format::encode(
+            FileKind::Book,
+            Variant::English,
+            &book.settings,
+            &book.entries
+        ),
+        bytes,
+        "the CLI's book is the library's"
+    );
+    let w = whole.to_str().unwrap();
+    let (out, err, ok) = tiao(&["book", "info", w]);
+    assert!(ok, "{err}");
+    assert!(out.contains("--ply-cost 20 --ballots"), "{out}");
+    assert!(
+        out.contains("roots      the start and 156 ballots: 157 of 157 in the book"),
+        "{out}"
+    );
+    let (out, err, ok) = tiao(&[
+        "book",
+        "probe",
+        w,
+        "-v",
+        "english",
+        "--moves",
+        "9-13 21-17 5-9",
+    ]);
+    assert!(ok && out.contains("moves in the book"), "{out}{err}");
+    // Resumed in the middle of the roots.
+    let resumed = temp("ballots-resumed.book");
+    let _ = std::fs::remove_file(&resumed);
+    let (out, err, ok) = build_ballots_cli(&resumed, "40", &[]);
+    assert!(ok && out.contains("48 positions"), "{out}{err}");
+    let (_, err, ok) = build_ballots_cli(&resumed, &target, &[]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        bytes,
+        "resumed = in one go"
+    );
+    // Sharded: every step scored by two shards and merged.
+    let sharded = temp("ballots-sharded.book");
+    let _ = std::fs::remove_file(&sharded);
+    let parts = [temp("ballots-p0.part"), temp("ballots-p1.part")];
+    for _ in 0..11 {
+        for (i, p) in parts.iter().enumerate() {
+            let shard = format!("{i}/2");
+            let (out, err, ok) = build_ballots_cli(
+                &sharded,
+                &target,
+                &["--shard", &shard, "--part", p.to_str().unwrap()],
+            );
+            assert!(ok && out.contains(&format!("shard {shard}")), "{out}{err}");
+        }
+        let (out, err, ok) = tiao(&[
+            "book",
+            "merge",
+            "-v",
+            "english",
+            "--out",
+            sharded.to_str().unwrap(),
+            parts[0].to_str().unwrap(),
+            parts[1].to_str().unwrap(),
+        ]);
+        assert!(ok && out.contains("merged from 2 parts"), "{out}{err}");
+    }
+    assert_eq!(
+        std::fs::read(&sharded).unwrap(),
+        bytes,
+        "sharded = in one go"
+    );
+    // Continuing without --ballots, or the ballots for another variant: refused.
+    let (_, err, ok) = build_cli(&whole, "200", &[]);
+    assert!(!ok && err.contains("--ballots"), "{err}");
+    let other = temp("ballots-international.book");
+    let (_, err, ok) = tiao(&[
+        "book",
+        "build",
+        "-v",
+        "international",
+        "--ballots",
+        "--positions",
+        "1",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("english"), "{err}");
+    assert!(!other.exists());
+    for p in [whole, resumed, sharded, parts[0].clone(), parts[1].clone()] {
+        let _ = std::fs::remove_file(p);
+    }
 }

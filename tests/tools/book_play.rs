@@ -1,4 +1,5 @@
-//! Playing from the opening books: every embedded book loads and is of its variant; the engine
+//! Playing from the opening books: every embedded book loads and is of its variant; the english
+//! book holds the position of every ballot of the ACF three-move deck with all its moves; the engine
 //! facade answers a book position from the book only when its book is on; `tiao match`'s
 //! built-in engine plays without the book unless its spec says `book=on`; `tiao analyze` shows
 //! the book's moves (text and `--json`) and leaves them out with `--no-book`.
@@ -41,6 +42,32 @@ fn every_embedded_book_loads_and_is_of_its_variant() {
         .unwrap();
         let moves = engine.book_moves().unwrap_or_else(|| panic!("{v:?}"));
         assert_eq!(moves.len(), engine.legal_moves().len(), "{v:?}");
+    }
+}
+
+#[test]
+fn the_embedded_english_book_holds_every_ballot_of_the_deck() {
+    use tiao::book::build::Roots;
+    use tiao::draughts::ballots;
+    use tiao::draughts::rules::English;
+    use tiao::game::Game;
+    let book = embedded::decode(Variant::English).unwrap();
+    assert_eq!(book.settings.roots, Roots::Ballots);
+    let deck = ballots::deck();
+    assert_eq!(deck.len(), 156);
+    for b in deck {
+        let mut pos = Position::<English>::start();
+        for m in &b.moves {
+            pos = pos.make(&pos.parse_move(m).unwrap());
+        }
+        let moves = probe::probe(&book, &pos)
+            .unwrap_or_else(|| panic!("ballot {} {:?} is not in the book", b.number, b.moves));
+        assert!(!moves.is_empty(), "ballot {}", b.number);
+        assert!(
+            probe::missing_moves(&book, &pos).is_empty(),
+            "ballot {}",
+            b.number
+        );
     }
 }
 
