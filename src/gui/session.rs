@@ -9,9 +9,10 @@
 //! it from [`Engine::stop`], on a thread holding that lock).
 //!
 //! Invariants: at most one search per page (its `job`); any change of the game cancels
-//! it (the engine is stopped, its `Done` ignored); a page without an open stream runs no search
-//! (the stream's end cancels it, see [`Page::stream_closed`]); the event queue is bounded, and
-//! events for a page nobody reads are dropped.
+//! it (the engine is stopped, its `Done` ignored); when the last stream of a page closes (the tab
+//! went away), its search is cancelled ([`Page::stream_closed`]), and a page left without a stream
+//! is dropped with its engine after a while (the server's `PAGE_IDLE`); the event queue is
+//! bounded, and events for a page nobody reads are dropped.
 
 use super::api::{BookView, Line, View};
 use super::game::{GameRecord, PROVEN_MEN};

@@ -397,3 +397,41 @@ fn every_variant_sets_up_from_a_fen_and_morris_plays() {
     assert_eq!(v["in_hand"], json!([6, 7]));
     assert_eq!(v["last_captured"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn several_pages_each_play_their_own_game() {
+    let s = GuiServer::start();
+    let a = session_of(&s.session());
+    let b = session_of(&s.session());
+    assert_ne!(a, b);
+    s.post(
+        "/api/play",
+        &json!({"session": a, "move": "32-28"}).to_string(),
+    );
+    s.post(
+        "/api/new",
+        &json!({"session": b, "variant": "english"}).to_string(),
+    );
+    s.post(
+        "/api/play",
+        &json!({"session": b, "move": "11-15"}).to_string(),
+    );
+    let (_, va) = s.post("/api/state", &json!({"session": a}).to_string());
+    let (_, vb) = s.post("/api/state", &json!({"session": b}).to_string());
+    assert_eq!(
+        (va["variant"].as_str(), vb["variant"].as_str()),
+        (Some("international"), Some("english"))
+    );
+    assert_eq!(va["moves"][0]["pdn"], "32-28");
+    assert_eq!(vb["moves"][0]["pdn"], "11-15");
+    // A search on one page does not stop the other's.
+    let mut events = s.events(&a);
+    s.post("/api/analyze", &json!({"session": a}).to_string());
+    let (status, _) = s.post("/api/analyze", &json!({"session": b}).to_string());
+    assert_eq!(status, 200);
+    events.until("info", |v| v["depth"].as_u64() > Some(1));
+    let (_, va) = s.post("/api/state", &json!({"session": a}).to_string());
+    assert_eq!(va["searching"], "analyze");
+    s.post("/api/stop", &json!({"session": a}).to_string());
+    s.post("/api/stop", &json!({"session": b}).to_string());
+}
