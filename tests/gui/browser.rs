@@ -2,7 +2,8 @@
 //! are clicked (a legal one the engine answers, an illegal one refused, a multi-capture square by
 //! square), analysis streams and stops, a PDN file from `tiao match` loads and is stepped through,
 //! a Morris game is played (placing, a mill's removal, moving), a FEN of every variant sets up.
-//! Screenshots of the international, english and Morris boards are written to
+//! Screenshots of the international, english and Morris boards (and of the whole page) are
+//! written to
 //! `target/tmp/gui-screenshots/` (docs/gui/ has copies). Skipped, with a message, where no
 //! chromedriver is installed.
 
@@ -157,6 +158,26 @@ fn analysis_streams_depths_and_stops_on_request() {
         json!([]),
     );
     assert!(!pv.as_str().unwrap().is_empty());
+    // The whole page, for docs/gui.md: a few moves, their scores on the curve, the lines.
+    b.click_on("#cell-32");
+    b.click_on("#cell-28");
+    b.wait_for("32-28", || (moves_played(&b) == 1).then_some(()));
+    b.click_on("#review");
+    b.wait_until(
+        "the game scored",
+        "return document.getElementById('status').dataset.searching === '';",
+    );
+    b.click_on("#analyze");
+    b.wait_until(
+        "two depths",
+        "return new Set([...document.querySelectorAll('#lines tr.analyze')].map(r => r.dataset.depth)).size >= 2;",
+    );
+    b.click_on("#stop");
+    b.wait_until(
+        "the analysis stops",
+        "return document.getElementById('status').dataset.searching === '' && document.getElementById('curve').complete;",
+    );
+    std::fs::write(screenshot_dir().join("page.png"), b.page_screenshot()).unwrap();
 }
 
 #[test]

@@ -24,7 +24,7 @@ const CHROMIUM_ARGS: [&str; 10] = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
-    "--window-size=1280,1000",
+    "--window-size=1280,1400",
 ];
 
 /// chromedriver and one browser session, both ended when dropped.
@@ -264,6 +264,12 @@ impl Browser {
                 .unwrap_or(false)
                 .then_some(())
         })
+    }
+
+    /// A PNG picture of the window.
+    pub fn page_screenshot(&self) -> Vec<u8> {
+        let v = self.cmd("GET", "/screenshot", None);
+        base64_decode(v.as_str().unwrap())
     }
 
     /// A PNG picture of an element.
