@@ -134,6 +134,9 @@ struct Shared {
     pages: Mutex<HashMap<String, Arc<Page>>>,
     /// `Host` values accepted (`127.0.0.1:8737`, `localhost:8737`, ...), lower case.
     hosts: Vec<String>,
+    /// Listening on every address (`--host 0.0.0.0`): any IP address with the port is accepted
+    /// as `Host` too (an address, never a name: a rebound DNS name is still refused).
+    any_ip: Option<u16>,
     engine: EngineOptions,
     busy: AtomicUsize,
 }
@@ -181,6 +184,7 @@ impl Server {
             shared: Arc::new(Shared {
                 pages: Mutex::new(HashMap::new()),
                 hosts: host_names(addr),
+                any_ip: addr.ip().is_unspecified().then_some(addr.port()),
                 engine: config.engine,
                 busy: AtomicUsize::new(0),
             }),
@@ -257,12 +261,20 @@ fn header<'a>(request: &'a tiny_http::Request, name: &str) -> Option<&'a str> {
         .map(|h| h.value.as_str())
 }
 
+/// Whether `host` (lower case, with its port) names this server.
+fn own_host(shared: &Shared, host: &str) -> bool {
+    shared.hosts.iter().any(|h| h == host)
+        || shared
+            .any_ip
+            .is_some_and(|port| host.parse::<SocketAddr>().is_ok_and(|a| a.port() == port))
+}
+
 /// Whether the request comes from the server's own page (see the module's invariants).
 fn check_origin(shared: &Shared, request: &tiny_http::Request) -> Result<(), Refusal> {
     let host = header(request, "Host")
         .map(|h| h.trim().to_ascii_lowercase())
         .ok_or_else(|| Refusal::new(403, "no Host header"))?;
-    if !shared.hosts.contains(&host) {
+    if !own_host(shared, &host) {
         return Err(Refusal::new(
             403,
             format!("Host '{host}' is not this server's address"),
@@ -272,7 +284,7 @@ fn check_origin(shared: &Shared, request: &tiny_http::Request) -> Result<(), Ref
         let origin = origin.trim().to_ascii_lowercase();
         let own = origin
             .strip_prefix("http://")
-            .is_some_and(|o| shared.hosts.iter().any(|h| h == o));
+            .is_some_and(|o| own_host(shared, o));
         if !own {
             return Err(Refusal::new(
                 403,
@@ -643,4 +655,50 @@ fn stream(request: tiny_http::Request, page: &Arc<Page>) {
         ok = w.write_all(text.as_bytes()).is_ok() && w.flush().is_ok();
     }
     page.stream_closed();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared(addr: &str) -> Shared {
+        let addr: SocketAddr = addr.parse().unwrap();
+        Shared {
+            pages: Mutex::new(HashMap::new()),
+            hosts: host_names(addr),
+            any_ip: addr.ip().is_unspecified().then_some(addr.port()),
+            engine: EngineOptions::default(),
+            busy: AtomicUsize::new(0),
+        }
+    }
+
+    #[test]
+    fn own_hosts_by_number_or_loopback_name_never_another_name() {
+        let local = shared("127.0.0.1:8737");
+        for h in ["127.0.0.1:8737", "localhost:8737", "[::1]:8737"] {
+            assert!(own_host(&local, h), "{h}");
+        }
+        for h in [
+            "127.0.0.1:8738",
+            "localhost",
+            "evil.example:8737",
+            "192.168.1.5:8737",
+        ] {
+            assert!(!own_host(&local, h), "{h}");
+        }
+        let lan = shared("192.168.1.5:80");
+        assert!(own_host(&lan, "192.168.1.5:80") && !own_host(&lan, "localhost:80"));
+        let any = shared("0.0.0.0:8737");
+        assert!(own_host(&any, "10.0.0.7:8737") && own_host(&any, "localhost:8737"));
+        assert!(!own_host(&any, "evil.example:8737") && !own_host(&any, "10.0.0.7:1"));
+    }
+
+    #[test]
+    fn query_values() {
+        assert_eq!(query("/api/events?session=ab&x=1", "session"), Some("ab"));
+        assert_eq!(query("/api/events?x=1", "session"), None);
+        assert_eq!(query("/api/events", "session"), None);
+        assert_eq!(fresh_id().len(), 32);
+        assert_ne!(fresh_id(), fresh_id());
+    }
 }

@@ -119,6 +119,37 @@ fn a_move_is_clicked_the_engine_answers_and_an_illegal_click_is_refused() {
         b.screenshot(&b.find("#board")),
     )
     .unwrap();
+    // Flipped, square 1 moves from the top row to the bottom one.
+    let y_of_1 = || {
+        b.script(
+            "return Number(document.getElementById('cell-1').getAttribute('y'));",
+            json!([]),
+        )
+        .as_f64()
+        .unwrap()
+    };
+    let before = y_of_1();
+    b.click_on("#flip");
+    assert!(y_of_1() > before);
+    // Take back: against the engine, back to the player's own move (both plies).
+    b.click_on("#takeback");
+    b.wait_for("the take-back", || (moves_played(&b) == 0).then_some(()));
+}
+
+#[test]
+fn the_engine_plays_itself() {
+    let Some((_guard, _server, b)) = open("none") else {
+        return;
+    };
+    b.script(
+        "document.getElementById('movetime').value = '0.05';",
+        json!([]),
+    );
+    set_select(&b, "engine-side", "both");
+    b.wait_for("four engine moves", || {
+        (moves_played(&b) >= 4).then_some(())
+    });
+    set_select(&b, "engine-side", "none");
 }
 
 #[test]
