@@ -87,12 +87,15 @@ pub struct SessionOnly {
     pub session: String,
 }
 
-/// `POST /api/pdn/load`: a PDN text (its first game is loaded).
+/// `POST /api/pdn/load`: a PDN text, and which of its games to load (0-based; default the
+/// first).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PdnRequest {
     pub session: String,
     pub pdn: String,
+    #[serde(default)]
+    pub game: usize,
 }
 
 /// A piece on a square or point.
@@ -192,6 +195,10 @@ pub struct View {
     pub book: Vec<BookView>,
     /// The endgame tables the engine has (`None`: none).
     pub tables: Option<String>,
+    /// The games of the PDN text loaded (`2. tiao - dame 1-1`; empty when the game was not
+    /// loaded), and which of them is on the board (0-based).
+    pub pdn_games: Vec<String>,
+    pub pdn_game: usize,
 }
 
 /// A search report, as the page shows it.

@@ -117,14 +117,36 @@ impl GameRecord {
         self.cursor = ply.min(self.moves.len());
     }
 
-    /// The first game of a PDN text, of the variant its tags name (else `default`), at its last
-    /// ply. An error says what is wrong (the text, the variant or the first bad move).
-    pub fn from_pdn(text: &str, default: GameKind) -> Result<GameRecord, String> {
+    /// Game `index` (0-based) of a PDN text, of the variant its tags name (else `default`), at
+    /// its last ply, with a label for every game of the text (`3. tiao - dame 2-0`). An error
+    /// says what is wrong (the text, the index, the variant or the first bad move).
+    pub fn from_pdn(
+        text: &str,
+        index: usize,
+        default: GameKind,
+    ) -> Result<(GameRecord, Vec<String>), String> {
         let games = pdn::parse(text).map_err(|e| format!("bad PDN: {e}"))?;
+        if games.is_empty() {
+            return Err("no game in the PDN text".into());
+        }
+        let labels = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                format!(
+                    "{}. {} - {} {}",
+                    i + 1,
+                    g.tag("White").unwrap_or("?"),
+                    g.tag("Black").unwrap_or("?"),
+                    g.result.as_deref().or(g.tag("Result")).unwrap_or("*")
+                )
+            })
+            .collect();
+        let count = games.len();
         let game = games
             .into_iter()
-            .next()
-            .ok_or_else(|| "no game in the PDN text".to_string())?;
+            .nth(index)
+            .ok_or_else(|| format!("no game {} in the PDN text ({count} games)", index + 1))?;
         let kind = match game.variant() {
             Some(Ok(v)) if v == default.variant => default,
             Some(Ok(v)) => GameKind::new(v),
@@ -140,14 +162,15 @@ impl GameRecord {
             morris => GameTrack::<MorrisPosition>::replay(game.fen(), texts).map(|t| t.hub_moves()))
         .map_err(|e| format!("bad PDN game: {e}"))?;
         let n = hub.len();
-        Ok(GameRecord {
+        let record = GameRecord {
             kind,
             fen: game.fen().map(str::to_string),
             moves: hub,
             cursor: n,
             scores: vec![None; n + 1],
             tags: game.tags.clone(),
-        })
+        };
+        Ok((record, labels))
     }
 
     /// The game as PDN text (its tags, else tiao's; the moves in PDN form; the result by the
@@ -455,8 +478,32 @@ mod tests {
         assert_eq!(v.cells.len(), 24);
         assert_eq!(v.lines.len(), 32);
         let text = g.to_pdn();
-        let back = GameRecord::from_pdn(&text, GameKind::default()).unwrap();
+        let (back, labels) = GameRecord::from_pdn(&text, 0, GameKind::default()).unwrap();
+        assert_eq!(labels, ["1. ? - ? *"]);
+        assert!(GameRecord::from_pdn(&text, 1, GameKind::default()).is_err());
         assert_eq!(back.kind.variant, Variant::Morris);
         assert_eq!(back.moves, g.moves);
+    }
+
+    proptest::proptest! {
+        /// Whatever a page sends as a FEN, a move or a PDN text, the record answers without
+        /// panicking, and a refused change leaves it as it was.
+        #[test]
+        fn outside_input_never_panics(
+            fen in "[ -~]{0,40}",
+            mv in "[ -~]{0,12}",
+            pdn in "[ -~\n{}()\\[\\]\"]{0,120}",
+            v in 0usize..6,
+        ) {
+            let kind = GameKind::new(Variant::ALL[v]);
+            let _ = GameRecord::new(kind, Some(&fen));
+            let mut g = GameRecord::new(kind, None).unwrap();
+            let before = g.moves.clone();
+            if g.play(&mv).is_err() {
+                proptest::prop_assert_eq!(&g.moves, &before);
+            }
+            let _ = g.view();
+            let _ = GameRecord::from_pdn(&pdn, 0, kind);
+        }
     }
 }

@@ -572,7 +572,7 @@ fn route(shared: &Shared, request: &mut tiny_http::Request) -> Result<Reply, Ref
             shared,
             request,
             |r: &PdnRequest| &r.session,
-            |st, r| Ok(st.load_pdn(&r.pdn)?),
+            |st, r| Ok(st.load_pdn(&r.pdn, r.game)?),
         ),
         "/api/pdn/save" => {
             let r: SessionOnly = body(request)?;

@@ -74,6 +74,9 @@ pub struct PageState {
     next_job: u64,
     /// Views written so far (see [`View::version`]).
     version: u64,
+    /// The games of the PDN text loaded last (labels), and which of them is on the board.
+    pdn_games: Vec<String>,
+    pdn_game: usize,
     /// Sends engine events to the pump, tagged with their search.
     events: Sender<(u64, Event)>,
 }
@@ -134,6 +137,8 @@ impl Page {
                 job: None,
                 next_job: 1,
                 version: 0,
+                pdn_games: Vec::new(),
+                pdn_game: 0,
                 events: tx,
             }),
             out,
@@ -278,6 +283,8 @@ impl PageState {
         v.version = self.version;
         v.session = id.to_string();
         v.searching = self.job.as_ref().map(|j| j.purpose.name());
+        v.pdn_games = self.pdn_games.clone();
+        v.pdn_game = self.pdn_game;
         if self.job.is_none() && self.sync_engine().is_ok() {
             v.book = self
                 .engine
@@ -333,12 +340,15 @@ impl PageState {
         }
         self.engine.new_game();
         self.game = game;
+        self.pdn_games.clear();
+        self.pdn_game = 0;
         Ok(())
     }
 
-    /// Loads the first game of a PDN text.
-    pub fn load_pdn(&mut self, text: &str) -> Result<(), PageError> {
-        let game = GameRecord::from_pdn(text, self.game.kind).map_err(PageError::Refused)?;
+    /// Loads game `index` (0-based) of a PDN text.
+    pub fn load_pdn(&mut self, text: &str, index: usize) -> Result<(), PageError> {
+        let (game, labels) =
+            GameRecord::from_pdn(text, index, self.game.kind).map_err(PageError::Refused)?;
         self.cancel();
         if game.kind != self.engine.kind() {
             self.engine
@@ -347,6 +357,8 @@ impl PageState {
         }
         self.engine.new_game();
         self.game = game;
+        self.pdn_games = labels;
+        self.pdn_game = index;
         Ok(())
     }
 

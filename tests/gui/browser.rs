@@ -227,7 +227,7 @@ fn a_match_pdn_loads_and_is_stepped_through() {
             "--engine",
             "tiao hash=8",
             "--games",
-            "1",
+            "2",
         ])
         .args(["--depth", "1", "--pdn"])
         .arg(&file)
@@ -260,6 +260,16 @@ fn a_match_pdn_loads_and_is_stepped_through() {
     b.wait_until(
         "ply 1",
         "const c = document.querySelector('#moves .current'); return c !== null && c.id === 'move-1';",
+    );
+    // The file's second game.
+    b.wait_until(
+        "the choice of games",
+        "return document.querySelectorAll('#pdn-game option').length === 2;",
+    );
+    set_select(&b, "pdn-game", "1");
+    b.wait_until(
+        "the second game",
+        "return document.getElementById('pdn-game').value === '1' && document.querySelector('#moves .current') !== null && document.querySelector('#moves .current').id === 'move-' + document.querySelectorAll('#moves span').length;",
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -315,6 +315,21 @@ fn a_match_pdn_loads_steps_and_saves() {
     let plies = v["moves"].as_array().unwrap().len();
     assert!(plies > 4);
     assert_eq!(v["cursor"], plies);
+    assert_eq!(v["pdn_games"].as_array().unwrap().len(), 2, "{v}");
+    let (status, second) = s.post(
+        "/api/pdn/load",
+        &json!({"session": id, "pdn": text, "game": 1}).to_string(),
+    );
+    assert_eq!((status, &second["pdn_game"]), (200, &json!(1)));
+    let (status, _) = s.post(
+        "/api/pdn/load",
+        &json!({"session": id, "pdn": text, "game": 2}).to_string(),
+    );
+    assert_eq!(status, 422, "there is no third game");
+    s.post(
+        "/api/pdn/load",
+        &json!({"session": id, "pdn": text}).to_string(),
+    );
     let (_, v) = s.post("/api/goto", &json!({"session": id, "ply": 3}).to_string());
     assert_eq!(v["cursor"], 3);
     assert_eq!(v["side"], "white", "english: Black moves first");

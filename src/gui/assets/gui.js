@@ -20,6 +20,8 @@ const page = {
   autoPending: false,
   source: null,
   scoresKey: "",
+  // The PDN text loaded last (its other games can be chosen).
+  pdnText: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -436,6 +438,7 @@ function show(v) {
     book.appendChild(document.createTextNode(" " + v.book.map((b) => `${b.pdn} ${b.score}`).join(", ")));
   }
   $("tables").textContent = v.tables ? "Endgame tables: " + v.tables : "";
+  showGames(v);
   drawMoves(v);
   draw();
   const key = JSON.stringify(v.scores);
@@ -444,6 +447,33 @@ function show(v) {
     $("curve").src = `/api/curve?session=${page.session}&v=${v.version}`;
   }
   autoplay(v);
+}
+
+// The games of the PDN text loaded, to choose from (when it holds several).
+function showGames(v) {
+  const select = $("pdn-game");
+  const several = v.pdn_games.length > 1 && page.pdnText !== null;
+  $("pdn-game-label").hidden = !several;
+  if (!several) return;
+  if (select.options.length !== v.pdn_games.length) {
+    select.textContent = "";
+    v.pdn_games.forEach((label, i) => {
+      const o = document.createElement("option");
+      o.value = String(i);
+      o.textContent = label;
+      select.appendChild(o);
+    });
+  }
+  select.value = String(v.pdn_game);
+}
+
+async function loadPdn(text, game) {
+  const r = await api("/api/pdn/load", { pdn: text, game });
+  if (r) {
+    page.pdnText = text;
+    $("pdn-game").textContent = "";
+    showGames(r);
+  }
 }
 
 // The engine moves when it is its side's turn at the end of the game.
@@ -567,12 +597,15 @@ function init() {
   $("stop").addEventListener("click", () => api("/api/stop"));
   $("review").addEventListener("click", () => api("/api/review"));
   $("setup").addEventListener("click", () => api("/api/new", { variant: $("variant").value, fen: $("fen").value }));
-  $("pdn-load").addEventListener("click", () => api("/api/pdn/load", { pdn: $("pdn-text").value }));
+  $("pdn-load").addEventListener("click", () => loadPdn($("pdn-text").value, 0));
+  $("pdn-game").addEventListener("change", () => {
+    if (page.pdnText !== null) loadPdn(page.pdnText, Number($("pdn-game").value));
+  });
   $("pdn-file").addEventListener("change", async () => {
     const f = $("pdn-file").files[0];
     if (!f) return;
     const text = await f.text();
-    await api("/api/pdn/load", { pdn: text });
+    await loadPdn(text, 0);
     $("pdn-file").value = "";
   });
   $("pdn-save").addEventListener("click", async () => {
