@@ -167,6 +167,20 @@ fn a_multi_capture_is_clicked_square_by_square() {
         (moves_played(&b) == 1).then_some(())
     });
     assert_eq!(b.text(&b.find("#move-1")), "47x36");
+    // A ring: 38 takes 32, 22, 23 and 33 and comes back, either way round (one move, two
+    // routes); the route the server does not list is clicked as well.
+    set_up(&b, "international", "W:W38:B22,23,32,33", 50);
+    let listed = b.script("return page.view.legal[0].path;", json!([]));
+    let listed: Vec<String> = serde_json::from_value(listed).unwrap();
+    assert_eq!(listed.len(), 5, "{listed:?}");
+    let other = [&listed[0], &listed[3], &listed[2], &listed[1], &listed[4]];
+    for sq in other {
+        b.click_on(&format!("#cell-{sq}"));
+    }
+    b.wait_for("the ring is played", || {
+        (moves_played(&b) == 1).then_some(())
+    });
+    assert_eq!(message(&b), "");
 }
 
 #[test]

@@ -292,6 +292,14 @@ async function playMove(m) {
   await api("/api/play", { move: m.hub });
 }
 
+async function playRoute(route) {
+  page.selection = [];
+  $("choices").textContent = "";
+  say("");
+  const r = await api("/api/play", { move: route.map(labelOf).join("x") });
+  if (!r) draw();
+}
+
 function clickCell(id) {
   const v = page.view;
   if (!v) return;
@@ -307,11 +315,23 @@ function clickCell(id) {
   const next = sel.concat([id]);
   const c = candidates(next);
   if (c.length === 0) {
-    // The last square of a capture clicked at once, when only one move of the piece ends there.
     if (sel.length > 0) {
-      const ending = candidates(sel).filter((m) => m.path[m.path.length - 1] === id);
+      const fromPiece = candidates(sel.slice(0, 1));
+      // The last square of a capture clicked at once, when only one move of the piece ends there.
+      const ending = fromPiece.filter((m) => m.path[m.path.length - 1] === id);
       const distinct = [...new Map(ending.map((m) => [m.hub, m])).values()];
-      if (distinct.length === 1) { playMove(distinct[0]); return; }
+      if (sel.length === 1 && distinct.length === 1) { playMove(distinct[0]); return; }
+      // A capture taken by another route than the one listed (the same pieces in another order):
+      // its landing squares in order, read by the server as PDN's long form.
+      if (sel.length > 1 && distinct.length > 0) { playRoute(next); return; }
+      const onARoute = fromPiece.some((m) => m.captured.length > 0 && m.path.indexOf(id, 1) > 0);
+      const cell = v.cells.find((x) => x.id === id);
+      if (onARoute && cell && !cell.piece) {
+        page.selection = next;
+        say("");
+        draw();
+        return;
+      }
       // Another piece of one's own: start again from it.
       if (candidates([id]).length > 0) { page.selection = [id]; finishOrWait(); return; }
     }
