@@ -63,6 +63,21 @@ pub const PAGE_IDLE: Duration = Duration::from_secs(120);
 pub const MAX_REQUESTS: usize = 128;
 /// How often an idle stream sends a comment (and so finds out that its page went away).
 pub const KEEPALIVE: Duration = Duration::from_millis(1_000);
+/// The routes that take a `POST` (any other method on them is 405; an unknown route is 404).
+const POST_ROUTES: [&str; 12] = [
+    "/api/session",
+    "/api/state",
+    "/api/new",
+    "/api/play",
+    "/api/takeback",
+    "/api/goto",
+    "/api/engine",
+    "/api/analyze",
+    "/api/review",
+    "/api/stop",
+    "/api/pdn/load",
+    "/api/pdn/save",
+];
 /// The default port of `tiao gui`.
 pub const DEFAULT_PORT: u16 = 8737;
 
@@ -480,7 +495,7 @@ fn route(shared: &Shared, request: &mut tiny_http::Request) -> Result<Reply, Ref
             let st = p.lock();
             Ok(Reply::Body("image/svg+xml", curve(&st.game)))
         }
-        p if p.starts_with("/api/") && !post => Err(wrong()),
+        p if POST_ROUTES.contains(&p) && !post => Err(wrong()),
         "/api/session" => {
             let _: SessionRequest = body(request)?;
             collect_pages(shared)?;

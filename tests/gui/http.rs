@@ -29,7 +29,9 @@ fn bad_requests_are_answered_and_the_server_keeps_serving() {
     let start_fen = v["fen"].as_str().unwrap().to_string();
     // Unknown routes and methods.
     assert_eq!(s.get("/nothing").0, 404);
-    assert_eq!(s.get("/api/nothing").0, 405);
+    assert_eq!(s.get("/api/nothing").0, 404);
+    assert_eq!(s.get("/api/play").0, 405);
+    assert_eq!(s.post("/api/curve", "{}").0, 405);
     assert_eq!(s.post("/api/nothing", "{}").0, 404);
     assert_eq!(s.post("/", "{}").0, 405);
     assert_eq!(s.get("/../../etc/passwd").0, 404);
