@@ -37,7 +37,16 @@ function say(text) {
   $("message").textContent = text || "";
 }
 
-async function api(path, body) {
+// Requests go one at a time, in the order made (two quick clicks are never answered in the
+// other order).
+let queue = Promise.resolve();
+function api(path, body) {
+  const next = queue.then(() => send(path, body));
+  queue = next.catch(() => null);
+  return next;
+}
+
+async function send(path, body) {
   const r = await fetch(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
