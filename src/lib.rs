@@ -17,7 +17,8 @@
 //!   facade the protocols drive (background searches, events, options); [`track`]: a game
 //!   being played and the one replay of games given as text; [`pdn`]: game records; [`book`]:
 //!   opening books (format, build by drop-out expansion, probe);
-//! - the ways in: [`protocol`] (Hub and DXP, parse and format only), [`matches`](mod@matches)
+//! - the ways in: [`protocol`] (Hub and DXP, parse and format only), [`gui`] (the board in the
+//!   browser, serve only), [`matches`](mod@matches)
 //!   (engine matches), [`analysis`], [`render`], [`training`] (fitting the evaluation), and the
 //!   `tiao` command line (`src/cli`, with the bench positions and their signature).
 
@@ -27,6 +28,7 @@ pub mod draughts;
 pub mod egdb;
 pub mod engine;
 pub mod game;
+pub mod gui;
 pub mod matches;
 pub mod memory;
 pub mod morris;

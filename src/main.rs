@@ -36,6 +36,8 @@ enum Command {
     Dxp(cli::dxp::DxpArgs),
     /// Endgame tables: build them (resumable), verify them, list them or look a position up.
     Egdb(cli::egdb::EgdbArgs),
+    /// The board in the browser: a local web server for every game (play, analyse, PDN, FEN).
+    Gui(cli::gui::GuiArgs),
     /// Play a match between two engines, built-in or external Hub ones (W/D/L, Elo, SPRT, PDN).
     Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Board(args)) => cli::board::run(args),
         Some(Command::Book(args)) => cli::book::run(args),
+        Some(Command::Gui(args)) => cli::gui::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),
         Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Egdb(args)) => cli::egdb::run(args),

@@ -22,6 +22,7 @@ pub mod board;
 pub mod book;
 pub mod dxp;
 pub mod egdb;
+pub mod gui;
 pub mod hub;
 pub mod matches;
 pub mod perft;
