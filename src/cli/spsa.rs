@@ -18,9 +18,9 @@ use tiao::matches::{EngineConfig, openings};
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
-  tiao spsa --variant international --nodes 2000 --pairs 2 --iterations 5000 --concurrency 2 \\
-    --param lmr-divisor:2:1.2:4:0.2 --param rfp-margin:60:20:120:6 \\
-    --param probcut-margin:10:0:40:3 --param lmp-base:3:0:8:0.6 --state spsa-intl.tsv
+  tiao spsa --variant international --nodes 20000 --pairs 2 --iterations 10000 --concurrency 2 \\
+    --param lmr-divisor:2:1.2:4:0.2 --param rfp-margin:60:20:140:6 \\
+    --param probcut-margin:10:0:40:3 --param lmp-base:3:0:10:1 --state spsa-intl.tsv
   tiao spsa --variant english --params params.txt --nodes 1000 --iterations 2000 --state en.tsv
 
 A parameter is name:start:min:max:c_end (c_end: the perturbation at the last iteration, in the
@@ -242,7 +242,7 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
             eprintln!("{}: resuming after iteration {done}", args.state);
         }
         eprintln!(
-            "spsa {}: {} parameters, iterations {}..{} of {}, {} pairs each at {} nodes per \
+            "spsa {}: {} parameters, iterations {}..{} of {}, {} games each at {} nodes a \
              move, {} openings, concurrency {} -> {}",
             kind.variant,
             rule.tunables.len(),
@@ -251,7 +251,7 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
                 .saturating_add(n)
                 .min(args.iterations)),
             args.iterations,
-            args.pairs,
+            2 * args.pairs,
             args.nodes,
             openings.len(),
             args.concurrency,
@@ -344,5 +344,22 @@ fn print_trajectory(rule: &Spsa, steps: &[Step]) {
         if s.iteration % every == 0 || s.iteration == steps.len() as u64 {
             row(s.iteration, &s.theta);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_identity_words() {
+        assert_eq!(positive("0.002"), Ok(0.002));
+        for bad in ["0", "-1", "nan", "inf", "x"] {
+            assert!(positive(bad).is_err(), "{bad}");
+        }
+        assert_eq!(non_negative("0"), Ok(0.0));
+        assert!(non_negative("-0.5").is_err());
+        assert_eq!(word("base", "tiao hash=8"), "base=tiao%20hash=8");
+        assert_eq!(word("egdb", "/a b/100%"), "egdb=/a%20b/100%25");
     }
 }

@@ -4,7 +4,7 @@
 //! state files and the state file of another command line, naming the problem.
 
 use crate::cli_support::tiao;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A fresh path in the temporary directory for this test process.
 fn temp(name: &str) -> PathBuf {
@@ -40,20 +40,20 @@ fn args<'a>(state: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
 }
 
 /// Runs the tiny run into `state`; its stdout.
-fn run_ok(state: &PathBuf, extra: &[&str]) -> String {
+fn run_ok(state: &Path, extra: &[&str]) -> String {
     let (out, err, ok) = tiao(&args(state.to_str().unwrap(), extra));
     assert!(ok, "{err}");
     out
 }
 
 /// Runs the tiny run into `state`, expecting a refusal; its stderr.
-fn run_refused(state: &PathBuf, extra: &[&str]) -> String {
+fn run_refused(state: &Path, extra: &[&str]) -> String {
     let (_, err, ok) = tiao(&args(state.to_str().unwrap(), extra));
     assert!(!ok, "refused: {extra:?}");
     err
 }
 
-fn read(p: &PathBuf) -> String {
+fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap()
 }
 
