@@ -56,7 +56,7 @@ pub struct SpsaArgs {
     /// Seed of the perturbations and of the built-in openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at the same time, 1..=256.
+    /// Games played at the same time, 1..=256 (at most the 2 × --pairs games of an iteration).
     #[arg(long, default_value_t = 1, value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     concurrency: usize,
     /// The learning rate at the last iteration (the step there is r_end · c_end · (W − L)).
