@@ -24,8 +24,9 @@
 //! clamped to `[min, max]` and, for an integer parameter, rounded ([`Tunable::applied`]), as
 //! [`Params::set`] takes it. [`Spsa::update`] is a pure function of θ, `k` and W − L, so a state
 //! file ([`read_state`]) is checked line by line on resumption: each line's θ must follow from
-//! the line before. θ is written with Rust's shortest round-trip formatting, so a resumed run
-//! continues bit for bit as an uninterrupted one.
+//! the line before (within [`FOLLOW_TOLERANCE`], for another machine's floating point). θ is
+//! written with Rust's shortest round-trip formatting and a run resumes from the file's θ, so a
+//! resumed run continues bit for bit as an uninterrupted one.
 
 use super::runner::{MatchConfig, run_match};
 use super::stats::Wdl;
@@ -48,6 +49,9 @@ pub const STABILITY_SHARE: f64 = 0.1;
 pub const STATE_MAGIC: &str = "# tiao spsa state 1";
 /// The prefix of the state file's second line, the command line's identity.
 pub const COMMAND_PREFIX: &str = "# command: ";
+/// How far a state file's θ may be from the one its line's results give, as a share of the
+/// parameter's range: rounding errors, not edits.
+pub const FOLLOW_TOLERANCE: f64 = 1e-9;
 /// Decimals of a real parameter in the final `key=value` words.
 pub const SHOWN_DECIMALS: usize = 3;
 
@@ -549,11 +553,18 @@ pub fn read_state(spsa: &Spsa, identity: &str, text: &str) -> Result<Resumed, Sp
             .last()
             .map_or_else(|| spsa.start(), |s| s.theta.clone());
         let after = spsa.update(&before, iteration - 1, wdl.wins as i64 - wdl.losses as i64);
-        if theta != after {
+        // Within a rounding error (another machine's `powf` may differ in the last bits); the
+        // run goes on from the file's θ, so that it continues as it would have.
+        let follows = spsa
+            .tunables
+            .iter()
+            .zip(theta.iter().zip(&after))
+            .all(|(t, (x, y))| (x - y).abs() <= FOLLOW_TOLERANCE * (t.max - t.min));
+        if !follows {
             return Err(bad(
                 no,
-                "θ does not follow from the line before and the results (edited, or written by \
-                 another build)"
+                "θ does not follow from the line before and the results (edited, or another \
+                 run's)"
                     .into(),
             ));
         }
@@ -867,6 +878,13 @@ mod tests {
         refused(&edited, "id", "line 8: iteration 6, expected 5");
         let lines: Vec<&str> = whole.lines().collect();
         let mut fields: Vec<&str> = lines[5].split('\t').collect();
+        // A rounding error is taken (and kept: the run goes on from the file's θ); an edit is
+        // refused.
+        let near = format!("{}", fields[4].parse::<f64>().unwrap() + 1e-10);
+        fields[4] = &near;
+        let nearly = whole.replace(lines[5], &fields.join("\t"));
+        let r = read_state(&spsa, "id", &nearly).unwrap();
+        assert_eq!(format!("{}", r.steps[2].theta[0]), near);
         fields[4] = "61.5";
         let edited = whole.replace(lines[5], &fields.join("\t"));
         refused(&edited, "id", "line 6: θ does not follow");
