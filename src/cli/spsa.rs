@@ -305,18 +305,18 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
         all.len(),
         args.iterations
     );
-    let base_words = base.name.strip_prefix("tiao").unwrap_or("").trim();
+    // The base engine's own words, then the values found (a later word wins in a spec).
     let with = |w: &str| {
-        [
-            format!("tiao {base_words}").trim().to_string(),
-            w.to_string(),
-        ]
-        .join(" ")
-        .trim()
-        .to_string()
+        let mut spec: Vec<&str> = base.name.split_whitespace().collect();
+        spec.extend(w.split_whitespace());
+        spec.join(" ")
+    };
+    let rules = match kind.draw_rules {
+        tiao::variant::DrawRuleSet::Standard => String::new(),
+        r => format!(" --draw-rules {r}"),
     };
     println!(
-        "verify: tiao match --variant {} --engine \"{}\" --engine \"{}\" --movetime 100 \
+        "verify: tiao match --variant {}{rules} --engine \"{}\" --engine \"{}\" --movetime 100 \
          --games 1000 --concurrency 2",
         kind.variant,
         with(&words),
