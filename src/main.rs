@@ -45,6 +45,9 @@ enum Command {
     /// Play the engine against itself at a fixed node count and write every quiet position with
     /// its game's result and search score as training data (deterministic, shardable, resumable).
     Selfplay(cli::selfplay::SelfplayArgs),
+    /// Fit the search's numeric tunables by SPSA over fixed-node games between two perturbed
+    /// copies of the engine (deterministic, resumable from its state file).
+    Spsa(Box<cli::spsa::SpsaArgs>),
     /// Fit a draughts family's evaluation weights to the results of PDN games (Texel method) and
     /// print them for src/draughts/eval/weights.rs.
     Tune(cli::tune::TuneArgs),
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Selfplay(args)) => cli::selfplay::run(args),
+        Some(Command::Spsa(args)) => cli::spsa::run(*args),
         Some(Command::Tune(args)) => cli::tune::run(args),
         None => cli::hub::run(cli::hub::HubArgs::default()),
     };

@@ -27,6 +27,7 @@ pub mod hub;
 pub mod matches;
 pub mod perft;
 pub mod selfplay;
+pub mod spsa;
 pub mod tune;
 
 /// The game a subcommand plays.

@@ -12,6 +12,8 @@
 //! - [`referee`]: the game as the runner sees it, ended by the variant's rules.
 //! - [`runner`]: [`run_match`], the games themselves; [`GameRecord`] and [`MatchResult`].
 //! - [`stats`]: Elo with a 95% interval, likelihood of superiority, SPRT.
+//! - [`spsa`]: the search's numeric tunables fitted by SPSA over fixed-node games played by
+//!   [`run_match`] (`tiao spsa`).
 //!
 //! Invariants: a player that crashes, hangs past its time, answers garbage or plays an illegal
 //! move loses that game (the reason is recorded) and is restarted for the next one; nothing a
@@ -24,6 +26,7 @@ pub mod openings;
 pub mod player;
 pub mod referee;
 pub mod runner;
+pub mod spsa;
 pub mod stats;
 
 pub use clock::Control;

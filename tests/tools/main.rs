@@ -1,5 +1,5 @@
 //! The `tools` test program: the tools: `tiao match`, batch analysis, board pictures, command-line
-//! output, self-play and tuning end to end. One program per area of `tests/`, linked once; each
+//! output, self-play, tuning and SPSA end to end. One program per area of `tests/`, linked once; each
 //! module was a test file of its own. Helpers shared between areas are in `tests/support/`.
 
 #[path = "../support/cli.rs"]
@@ -15,4 +15,5 @@ mod match_pdn;
 mod match_runner;
 mod selfplay_cli;
 mod source_tree;
+mod spsa_cli;
 mod tune_cli;
