@@ -171,9 +171,6 @@ pub struct Stability {
     changes: f64,
     /// The last two iterations' scores, the latest first.
     scores: [Option<i32>; 2],
-    /// The last iteration's best move was different from the one before (for tests and
-    /// reports).
-    changed: bool,
 }
 
 impl Stability {
@@ -188,7 +185,6 @@ impl Stability {
         p: &TimeParams,
     ) -> f64 {
         self.changes = self.changes / 2.0 + if best_changed { 1.0 } else { 0.0 };
-        self.changed = best_changed;
         let reference = match self.scores {
             [Some(a), Some(b)] => Some((a as f64 + b as f64) / 2.0),
             [Some(a), None] => Some(a as f64),

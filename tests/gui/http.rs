@@ -2,9 +2,8 @@
 //! cleanly (and changes nothing), the server keeps serving; moves, the engine, analysis and PDN
 //! through the API.
 
-use crate::gui_support::{GuiServer, PATIENCE};
+use crate::gui_support::GuiServer;
 use serde_json::{Value, json};
-use std::time::Instant;
 
 fn session_of(v: &Value) -> String {
     v["session"].as_str().unwrap().to_string()
@@ -348,11 +347,9 @@ fn a_match_pdn_loads_steps_and_saves() {
             .count()
     };
     assert!(moves_of(saved) >= plies.min(moves_of(first_game)));
-    let started = Instant::now();
     let curve = s.get(&format!("/api/curve?session={id}"));
     assert_eq!(curve.0, 200);
     assert!(curve.1.contains("<svg"));
-    assert!(started.elapsed() < PATIENCE);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

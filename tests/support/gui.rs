@@ -6,10 +6,14 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A generous time-out for anything the tests wait for (never a duration they assert).
 pub const PATIENCE: Duration = Duration::from_secs(120);
+/// The pause between two answers of [`GuiServer::poll`].
+const POLL_PAUSE: Duration = Duration::from_millis(50);
+/// Answers [`GuiServer::poll`] reads before it gives up: [`PATIENCE`] worth of pauses.
+const POLLS: u32 = (PATIENCE.as_millis() / POLL_PAUSE.as_millis()) as u32;
 
 /// A running `tiao gui`, killed when dropped.
 pub struct GuiServer {
@@ -144,18 +148,20 @@ impl GuiServer {
         EventStream { reader }
     }
 
-    /// Posts to `path` until `done` holds for the answer, or panics after [`PATIENCE`].
+    /// Posts to `path` until `done` holds for the answer; panics when it never does (after
+    /// [`POLLS`] answers, a hang guard, not a bound on speed).
     pub fn poll(&self, path: &str, body: &str, done: impl Fn(&Value) -> bool) -> Value {
-        let start = Instant::now();
-        loop {
+        let mut last = Value::Null;
+        for _ in 0..POLLS {
             let (status, v) = self.post(path, body);
             assert_eq!(status, 200, "{v}");
             if done(&v) {
                 return v;
             }
-            assert!(start.elapsed() < PATIENCE, "never: {v}");
-            std::thread::sleep(Duration::from_millis(50));
+            last = v;
+            std::thread::sleep(POLL_PAUSE);
         }
+        panic!("never: {last}");
     }
 }
 

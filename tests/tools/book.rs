@@ -198,17 +198,7 @@ fn a_build_is_the_same_repeated_resumed_threaded_and_sharded() {
             );
             assert!(ok && out.contains(&format!("shard {shard}")), "{out}{err}");
         }
-        let (out, err, ok) = tiao(&[
-            "book",
-            "merge",
-            "-v",
-            "english",
-            "--out",
-            sharded.to_str().unwrap(),
-            parts[0].to_str().unwrap(),
-            parts[1].to_str().unwrap(),
-        ]);
-        assert!(ok && out.contains("merged from 2 parts"), "{out}{err}");
+        merge_english_parts(&sharded, &parts);
     }
     assert_eq!(
         std::fs::read(&sharded).unwrap(),
@@ -512,17 +502,7 @@ fn tiao_book_build_ballots_is_the_same_in_one_go_resumed_and_sharded() {
             );
             assert!(ok && out.contains(&format!("shard {shard}")), "{out}{err}");
         }
-        let (out, err, ok) = tiao(&[
-            "book",
-            "merge",
-            "-v",
-            "english",
-            "--out",
-            sharded.to_str().unwrap(),
-            parts[0].to_str().unwrap(),
-            parts[1].to_str().unwrap(),
-        ]);
-        assert!(ok && out.contains("merged from 2 parts"), "{out}{err}");
+        merge_english_parts(&sharded, &parts);
     }
     assert_eq!(
         std::fs::read(&sharded).unwrap(),
@@ -549,4 +529,20 @@ fn tiao_book_build_ballots_is_the_same_in_one_go_resumed_and_sharded() {
     for p in [whole, resumed, sharded, parts[0].clone(), parts[1].clone()] {
         let _ = std::fs::remove_file(p);
     }
+}
+
+/// `tiao book merge -v english --out sharded parts...`, which must report the parts merged.
+fn merge_english_parts(sharded: &std::path::Path, parts: &[std::path::PathBuf]) {
+    let mut args = vec![
+        "book",
+        "merge",
+        "-v",
+        "english",
+        "--out",
+        sharded.to_str().unwrap(),
+    ];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+    let (out, err, ok) = tiao(&args);
+    let merged = format!("merged from {} parts", parts.len());
+    assert!(ok && out.contains(&merged), "{out}{err}");
 }
