@@ -126,6 +126,9 @@ fn run_one<G: Evaluate>(
     egdb: Option<&Path>,
 ) -> Result<BenchLine, String> {
     let pos = G::from_fen(fen).map_err(|e| format!("bench FEN '{fen}': {e}"))?;
+    // The first evaluation of a variant loads its tables (the pattern weights, read once): here,
+    // outside the timed search, so that nodes/s is the search's.
+    std::hint::black_box(pos.evaluate());
     let opts = SearchOptions {
         params: params.clone(),
         ..SearchOptions::default()

@@ -7,6 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Instant;
 use tiao::dispatch;
+use tiao::draughts::board::Geometry;
 use tiao::draughts::eval::patterns;
 use tiao::draughts::eval::weights::{self, Term};
 use tiao::draughts::rules::Rules;
@@ -70,8 +71,14 @@ struct PatternArgs {
     out: Option<String>,
     /// Start from these pattern weights instead of zero: a weight file, or `embedded` for the
     /// build's own (a warm start: configurations the data does not show keep their weights).
+    /// Its windows' shapes must be the fit's (--shape).
     #[arg(long, value_name = "FILE", requires = "data")]
     init: Option<String>,
+    /// A layer's window shape, LAYER=4xR (repeatable): LAYER men, kings or mixed, R rows 4, 5
+    /// or 6 (8, 10 or 12 squares: 6561, 59049 or 531441 configurations a window); the layers
+    /// not named keep 4x4. Example: --shape men=4x5.
+    #[arg(long, value_name = "LAYER=4xR", requires = "data", value_parser = parse_layer_shape)]
+    shape: Vec<(usize, patterns::Shape)>,
     /// Passes over the data.
     #[arg(long, default_value_t = 12, value_parser = super::whole::<usize>(1, 1000))]
     epochs: usize,
@@ -97,6 +104,18 @@ struct PatternArgs {
     #[arg(long, short, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()),
           value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     threads: usize,
+}
+
+/// `LAYER=4xR` of `--shape`: the layer's index and the shape.
+fn parse_layer_shape(s: &str) -> Result<(usize, patterns::Shape), String> {
+    let (layer, shape) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s}: LAYER=4xR, e.g. men=4x5"))?;
+    let layer = patterns::LAYER_NAMES
+        .iter()
+        .position(|&l| l == layer)
+        .ok_or_else(|| format!("layer {layer}: one of {}", patterns::LAYER_NAMES.join(", ")))?;
+    Ok((layer, shape.parse()?))
 }
 
 pub fn run(args: TuneArgs) -> Result<(), String> {
@@ -340,18 +359,28 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
         sparse::BYTES_PER_POSITION,
         start.elapsed().as_secs_f64()
     );
+    let mut shapes = patterns::SHAPES_4X4;
+    for &(layer, shape) in &a.shape {
+        shapes[layer] = shape;
+    }
     let mut model = match a.init.as_deref() {
-        None => sparse::Model::<R::Board>::new(k),
+        None => sparse::Model::<R::Board>::with_shapes(k, shapes),
         Some(init) => {
-            let windows = <R::Board as patterns::BoardWindows>::WINDOWS.count;
             let bytes = match init {
                 "embedded" => patterns::embedded_file(family)
                     .ok_or_else(|| format!("no embedded weights for {family}"))?
                     .to_vec(),
                 f => std::fs::read(f).map_err(|e| format!("--init {f}: {e}"))?,
             };
-            let w = patterns::PatternWeights::parse(&bytes, family, windows)
+            let w = patterns::PatternWeights::parse(&bytes, family, R::Board::W)
                 .map_err(|e| format!("--init {init}: {e}"))?;
+            if w.shapes != shapes {
+                return Err(format!(
+                    "--init {init}: windows {}, where the fit's are {} (--shape)",
+                    patterns::shapes_name(&w.shapes),
+                    patterns::shapes_name(&shapes)
+                ));
+            }
             let model = sparse::Model::<R::Board>::from_weights(k, &w)
                 .ok_or_else(|| format!("--init {init}: not {family}'s windows"))?;
             let (valid, _) = model.losses(&set.valid, a.lambda);
@@ -410,13 +439,14 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
     );
     bar.finish_and_clear();
     let weights = model.weights(family);
-    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+    let bytes = weights.to_bytes();
+    std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
     println!(
-        "wrote {out} ({} windows in {} layers, {} weights) in {:.1} s; rebuild tiao to embed it \
-         when it is weights/{family}.tpw",
-        weights.windows,
-        patterns::LAYERS,
+        "wrote {out} ({}; {} weights, {} bytes) in {:.1} s; rebuild tiao to embed it when it is \
+         weights/{family}.tpw",
+        patterns::shapes_name(&weights.shapes),
         weights.table.len(),
+        bytes.len(),
         start.elapsed().as_secs_f64()
     );
     Ok(())

@@ -5,7 +5,8 @@
 //! Model: for a position with hand-made score `h` and divisor `d` ([`hand_part`]), opening
 //! share `f` (its [`phase`] over the start's pieces) and configurations `c_w` of its windows,
 //! the evaluation from White's view is `e = (h + sum_w s_w (f a[p_w] + (1 - f) b[p_w])) / d`,
-//! over the windows `w` of every layer (men, kings, mixed: [`patterns::LAYERS`]),
+//! over the windows `w` of every layer (men, kings, mixed: [`patterns::LAYERS`]; each layer's
+//! windows of its own [`Shape`](patterns::Shape), 4x4 unless the fit asks for another),
 //! where `p_w` is the parameter of window `w`'s configuration and `s_w` its sign (the colour
 //! symmetry ties a configuration to its turned, colour-swapped image: one parameter, opposite
 //! signs; a configuration that is its own image has none). The prediction is `sigmoid(k e)`
@@ -17,13 +18,14 @@
 //! **Memory.** A position is kept as a [`Sample`] of [`SAMPLE_BYTES`] (32) bytes: its three
 //! bitboards, the hand-made score and divisor (computed once, when the data is read: they are
 //! the costly part of the features), the search score and the result. The window
-//! configurations, the phase and the targets ([`Features`], 188 bytes) are computed again from
+//! configurations, the phase and the targets ([`Features`], 356 bytes) are computed again from
 //! the bitboards each time the sample's batch is processed, in parallel, and never kept. With its
 //! place in the batch order (a `u32`) a position to fit costs [`BYTES_PER_POSITION`] (36) bytes,
 //! a held-out one 32; beside them, the parameters, Adam's two moments and the tying table (4.4
-//! MB each on 10x10), the blocks' gradients and the pass buffers: about 21 MiB in all. Measured
+//! MB each on 10x10 with 4x4 windows; 14 MB with a 4x5 men's layer, 88 MB with 4x6), the
+//! blocks' gradients and the pass buffers: about 25 MiB in all with 4x4 windows. Measured
 //! (`/usr/bin/time -v`, international): 35.9 bytes a position, so 100 million positions in 3.4
-//! GiB. The data files are read one chunk at a time ([`data::read_chunks`]), never whole, and
+//! GiB; the shapes change the fixed part, not the part a position costs. The data files are read one chunk at a time ([`data::read_chunks`]), never whole, and
 //! not memory-mapped: the kernel would count their pages in the resident set as they are
 //! touched, 30 bytes a position more, for records that are read once.
 //!
@@ -55,8 +57,8 @@ use super::data::{self, DECISIVE, DataError, Record};
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::hand_part;
 use crate::draughts::eval::patterns::{
-    self, BoardWindows, CONFIGS, LAYERS, MAX_WINDOWS, PHASES, PatternWeights, UNITS, phase,
-    start_pieces, turned_config,
+    self, LAYERS, MAX_WINDOWS, PHASES, PatternWeights, Shapes, UNITS, phase, start_pieces,
+    turned_config, windows_of,
 };
 use crate::draughts::eval::weights::Family;
 use crate::draughts::position::Position;
@@ -77,7 +79,7 @@ pub const BYTES_PER_POSITION: usize = SAMPLE_BYTES + ORDER_BYTES;
 /// Samples of one task of the feature pass.
 pub const CHUNK: usize = 256;
 /// Samples whose features are held at once (a batch larger than this is processed in several
-/// feature and gradient passes, summed in the same order): bounds the pass buffers (2.8 MB on
+/// feature and gradient passes, summed in the same order): bounds the pass buffers (5.5 MB on
 /// 10x10) whatever `--batch`.
 pub const PASS: usize = 64 * CHUNK;
 /// Samples of one partial sum of a loss.
@@ -170,8 +172,9 @@ impl Sample {
 /// The model's inputs of one sample, computed from it when its batch is processed.
 #[derive(Copy, Clone, Debug)]
 pub struct Features {
-    /// Window configurations: `configs[layer * windows + window]`.
-    pub configs: [u16; LAYERS * MAX_WINDOWS],
+    /// Window configurations, layer after layer (each its own shape's windows):
+    /// `configs[lw]` for the layer-major window `lw` of [`Tying`].
+    pub configs: [u32; LAYERS * MAX_WINDOWS],
     /// Hand-made score, White's view, centi-men.
     pub hand: f32,
     /// 1 / the evaluation's divisor.
@@ -185,20 +188,21 @@ pub struct Features {
 }
 
 impl Features {
-    /// The features of `s` on board `G`.
+    /// The features of `s` on board `G` with windows of `shapes`.
     #[inline]
-    pub fn of<G: Geometry>(s: &Sample) -> Features {
-        let win = &<G as BoardWindows>::WINDOWS;
-        let mut configs = [0u16; LAYERS * MAX_WINDOWS];
+    pub fn of<G: Geometry>(s: &Sample, shapes: &Shapes) -> Features {
+        let mut configs = [0u32; LAYERS * MAX_WINDOWS];
         let pieces = patterns::layer_pieces(s.white, s.black, s.kings);
-        for (layer, &(white, black)) in pieces.iter().enumerate() {
+        let mut base = 0;
+        for (&(white, black), &shape) in pieces.iter().zip(shapes) {
+            let win = windows_of::<G>(shape);
             // An empty layer's windows are all configuration 0.
             if white | black != 0 {
                 for w in 0..win.count {
-                    configs[layer * win.count + w] =
-                        patterns::config(white, black, win.masks[w]) as u16;
+                    configs[base + w] = patterns::config(white, black, win.masks[w]) as u32;
                 }
             }
+            base += win.count;
         }
         let total = start_pieces::<G>() as f32;
         Features {
@@ -483,42 +487,67 @@ pub fn hand_losses(samples: &[Sample], k: f32, lambda: f32) -> (f64, f64) {
 
 /// The parameter of every (layer, window, configuration): `(index, sign)`, sign 0 for a
 /// configuration that is its own turned image (its weight is zero). A layer's windows pair
-/// with the same layer's.
+/// with the same layer's. The windows of all layers are numbered layer after layer (`lw`, the
+/// layer-major window), each layer's of its own shape, so of its own number of
+/// configurations.
 pub struct Tying {
-    /// `slot[(layer * windows + w) * CONFIGS + c]`.
+    /// `slot[start[lw] + c]`: the parameter of configuration `c` of window `lw`.
     pub slot: Vec<(u32, i8)>,
-    /// Windows of the board, in every layer: `LAYERS` times the board's.
+    /// Windows of the board, in every layer.
     pub windows: usize,
+    /// `start[lw]`: where window `lw`'s configurations start in `slot` (and its parameters in
+    /// the parameter space); `start[windows]` is the length of `slot`.
+    pub start: Vec<usize>,
     /// `owner[lw]`: the window (layer-major) whose parameter block holds window `lw`'s
     /// parameters, `lw` itself or its turned partner, the lower of the two.
     pub owner: Vec<usize>,
+    /// Each layer's window shape.
+    pub shapes: Shapes,
 }
 
 impl Tying {
-    /// The tying of `G`'s windows.
-    pub fn new<G: Geometry>() -> Tying {
-        let win = &<G as BoardWindows>::WINDOWS;
-        let mut slot = Vec::with_capacity(LAYERS * win.count * CONFIGS);
-        let mut owner = Vec::with_capacity(LAYERS * win.count);
-        for lw in 0..LAYERS * win.count {
-            let (layer, w) = (lw / win.count, lw % win.count);
-            let partner = layer * win.count + win.partner(w);
-            owner.push(lw.min(partner));
-            for c in 0..CONFIGS {
-                let a = lw * CONFIGS + c;
-                let b = partner * CONFIGS + turned_config(c);
-                slot.push(match a.cmp(&b) {
-                    std::cmp::Ordering::Equal => (0, 0),
-                    std::cmp::Ordering::Less => (a as u32, 1),
-                    std::cmp::Ordering::Greater => (b as u32, -1),
-                });
+    /// The tying of `G`'s windows of `shapes`.
+    pub fn new<G: Geometry>(shapes: Shapes) -> Tying {
+        let mut start = vec![0];
+        let mut first = [0; LAYERS];
+        for (layer, &shape) in shapes.iter().enumerate() {
+            first[layer] = start.len() - 1;
+            for _ in 0..windows_of::<G>(shape).count {
+                start.push(start[start.len() - 1] + shape.configs());
+            }
+        }
+        let windows = start.len() - 1;
+        let mut slot = Vec::with_capacity(start[windows]);
+        let mut owner = Vec::with_capacity(windows);
+        for (layer, &shape) in shapes.iter().enumerate() {
+            let win = windows_of::<G>(shape);
+            for w in 0..win.count {
+                let (lw, partner) = (first[layer] + w, first[layer] + win.partner(w));
+                owner.push(lw.min(partner));
+                for c in 0..shape.configs() {
+                    let a = start[lw] + c;
+                    let b = start[partner] + turned_config(c, shape.squares());
+                    slot.push(match a.cmp(&b) {
+                        std::cmp::Ordering::Equal => (0, 0),
+                        std::cmp::Ordering::Less => (a as u32, 1),
+                        std::cmp::Ordering::Greater => (b as u32, -1),
+                    });
+                }
             }
         }
         Tying {
             slot,
-            windows: LAYERS * win.count,
+            windows,
+            start,
             owner,
+            shapes,
         }
+    }
+
+    /// The parameter of configuration `c` of window `lw`.
+    #[inline(always)]
+    pub fn of(&self, lw: usize, c: u32) -> (u32, i8) {
+        self.slot[self.start[lw] + c as usize]
     }
 }
 
@@ -533,11 +562,16 @@ pub struct Model<G: Geometry> {
 }
 
 impl<G: Geometry> Model<G> {
-    /// A zero model for `G`'s windows with sigmoid scale `k`.
+    /// A zero model for `G`'s 4x4 windows with sigmoid scale `k`.
     pub fn new(k: f32) -> Model<G> {
-        let tying = Tying::new::<G>();
+        Model::with_shapes(k, patterns::SHAPES_4X4)
+    }
+
+    /// A zero model for `G`'s windows of `shapes` with sigmoid scale `k`.
+    pub fn with_shapes(k: f32, shapes: Shapes) -> Model<G> {
+        let tying = Tying::new::<G>(shapes);
         Model {
-            theta: vec![0.0; tying.windows * CONFIGS * PHASES],
+            theta: vec![0.0; tying.slot.len() * PHASES],
             k,
             tying,
             board: PhantomData,
@@ -546,14 +580,15 @@ impl<G: Geometry> Model<G> {
 
     /// A model for `G`'s windows that starts from the weights `w` (a warm start: a round's fit
     /// that begins where the kept weights are, so that configurations its data does not show keep
-    /// their values, as the optimiser is lazy). `None` when `w` has another number of windows.
-    /// A weight of a tied pair is read from each of its windows; the file's rounding to
+    /// their values, as the optimiser is lazy), with `w`'s shapes. `None` when `w` is of another
+    /// board. A weight of a tied pair is read from each of its windows; the file's rounding to
     /// 1/UNITS is kept.
     pub fn from_weights(k: f32, w: &PatternWeights) -> Option<Model<G>> {
-        let mut model = Model::<G>::new(k);
-        if w.windows * LAYERS != model.tying.windows
-            || w.table.len() != model.tying.slot.len() * PHASES
-        {
+        if w.board != G::W {
+            return None;
+        }
+        let mut model = Model::<G>::with_shapes(k, w.shapes);
+        if w.table.len() != model.tying.slot.len() * PHASES {
             return None;
         }
         for (j, &(p, sign)) in model.tying.slot.iter().enumerate() {
@@ -568,12 +603,23 @@ impl<G: Geometry> Model<G> {
         Some(model)
     }
 
+    /// Each layer's window shape.
+    pub fn shapes(&self) -> Shapes {
+        self.tying.shapes
+    }
+
+    /// The features of `s` for this model's windows.
+    #[inline]
+    pub fn features(&self, s: &Sample) -> Features {
+        Features::of::<G>(s, &self.tying.shapes)
+    }
+
     /// The evaluation of a sample from White's view, centi-men.
     #[inline]
     pub fn eval(&self, s: &Features) -> f32 {
         let mut sum = 0.0;
         for w in 0..self.tying.windows {
-            let (p, sign) = self.tying.slot[w * CONFIGS + s.configs[w] as usize];
+            let (p, sign) = self.tying.of(w, s.configs[w]);
             if sign != 0 {
                 let i = p as usize * PHASES;
                 let v = s.open * self.theta[i] + (1.0 - s.open) * self.theta[i + 1];
@@ -596,7 +642,7 @@ impl<G: Geometry> Model<G> {
             return (0.0, 0.0);
         }
         let [r, t] = sums_in_order(samples, |s| {
-            let f = Features::of::<G>(s);
+            let f = self.features(s);
             let p = sigmoid(self.k * self.eval(&f));
             [
                 cross_entropy(p, f.result) as f64,
@@ -610,12 +656,13 @@ impl<G: Geometry> Model<G> {
     /// The weight table for the engine: every (window, configuration) with its sign, rounded to
     /// 1/UNITS centi-men.
     pub fn weights(&self, family: &str) -> PatternWeights {
-        let mut out = PatternWeights::zero(family, self.tying.windows / LAYERS);
+        let mut out = PatternWeights::zero(family, G::W, self.tying.shapes);
         for (j, &(p, sign)) in self.tying.slot.iter().enumerate() {
             for ph in 0..PHASES {
                 let v = sign as f32 * self.theta[p as usize * PHASES + ph] * UNITS as f32;
+                // Clamped to a symmetric range, so that a tied pair's weights stay opposite.
                 out.table[j * PHASES + ph] =
-                    v.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+                    v.round().clamp(-i16::MAX as f32, i16::MAX as f32) as i16;
             }
         }
         out
@@ -640,7 +687,7 @@ pub struct EpochReport {
 /// configurations window by window (`configs[(slice * windows + lw) * CHUNK + j]`), and per
 /// sample the derivative of its loss by its evaluation and its opening share.
 struct PassBuffers {
-    configs: Vec<u16>,
+    configs: Vec<u32>,
     d: Vec<f32>,
     open: Vec<f32>,
     /// Per slice, the sum of its samples' losses (blended target).
@@ -653,14 +700,15 @@ struct Block {
     /// The windows (layer-major) whose parameters are the block's, in increasing order; none
     /// for a partner window, whose parameters are in its first's block.
     windows: Vec<usize>,
-    /// The first window: the block holds parameters `first * CONFIGS..(first + 1) * CONFIGS`.
+    /// The first window: the block holds parameters `start[first]..start[first + 1]` of the
+    /// [`Tying`].
     first: usize,
-    /// The batch's gradient, `grad[(p - first * CONFIGS) * PHASES + phase]`, zero between steps.
+    /// The batch's gradient, `grad[(p - start[first]) * PHASES + phase]`, zero between steps.
     grad: Vec<f32>,
-    /// Whether parameter `p - first * CONFIGS` is in `touched`.
+    /// Whether parameter `p - start[first]` is in `touched`.
     seen: Vec<bool>,
     /// The parameters the batch touched so far.
-    touched: Vec<u16>,
+    touched: Vec<u32>,
 }
 
 /// Adam's figures of one step.
@@ -684,7 +732,7 @@ impl Block {
         n: usize,
         decay: f32,
     ) {
-        let base = self.first * CONFIGS;
+        let base = tying.start[self.first];
         let stride = tying.windows * CHUNK;
         for (slice, configs) in buf
             .configs
@@ -696,13 +744,12 @@ impl Block {
             for j in 0..CHUNK.min(n - start) {
                 let (d, open) = (buf.d[start + j], buf.open[start + j]);
                 for &lw in &self.windows {
-                    let c = configs[lw * CHUNK + j] as usize;
-                    let (p, sign) = tying.slot[lw * CONFIGS + c];
+                    let (p, sign) = tying.of(lw, configs[lw * CHUNK + j]);
                     if sign != 0 {
                         let local = p as usize - base;
                         if !self.seen[local] {
                             self.seen[local] = true;
-                            self.touched.push(local as u16);
+                            self.touched.push(local as u32);
                         }
                         let g = d * sign as f32;
                         let i = local * PHASES;
@@ -751,7 +798,7 @@ fn feature_pass<G: Geometry>(
         .for_each(|((((ids, configs), d), open), loss)| {
             let mut sum = 0f64;
             for (j, &id) in ids.iter().enumerate() {
-                let f = Features::of::<G>(&data[id as usize]);
+                let f = model.features(&data[id as usize]);
                 let e = model.eval(&f);
                 let p = sigmoid(model.k * e);
                 let t = model.target(&f, lambda);
@@ -764,6 +811,17 @@ fn feature_pass<G: Geometry>(
             }
             *loss = sum;
         });
+}
+
+/// `x` cut into consecutive blocks of `lens`.
+fn split_blocks<'a>(mut x: &'a mut [f32], lens: &[usize]) -> Vec<&'a mut [f32]> {
+    let mut out = Vec::with_capacity(lens.len());
+    for &n in lens {
+        let (head, rest) = std::mem::take(&mut x).split_at_mut(n);
+        out.push(head);
+        x = rest;
+    }
+    out
 }
 
 /// Fits `model` to `train` with Adam; calls `on_step` after each batch with its samples (for a
@@ -810,15 +868,22 @@ fn train_in_passes<G: Geometry>(
         open: vec![0.0; pass],
         loss: vec![0.0; pass.div_ceil(CHUNK)],
     };
-    let block_len = CONFIGS * PHASES;
+    // A block a window, its parameters `start[lw]..start[lw + 1]` (a partner window's block
+    // holds none of its own and is skipped).
+    let block_lens: Vec<usize> = model
+        .tying
+        .start
+        .windows(2)
+        .map(|s| (s[1] - s[0]) * PHASES)
+        .collect();
     let mut blocks: Vec<Block> = (0..windows)
         .map(|first| Block {
             windows: (0..windows)
                 .filter(|&lw| model.tying.owner[lw] == first)
                 .collect(),
             first,
-            grad: vec![0.0; block_len],
-            seen: vec![false; CONFIGS],
+            grad: vec![0.0; block_lens[first]],
+            seen: vec![false; block_lens[first] / PHASES],
             touched: Vec::new(),
         })
         .collect();
@@ -847,11 +912,10 @@ fn train_in_passes<G: Geometry>(
                 let last = k + 1 == passes;
                 let tying = &model.tying;
                 let buf = &buf;
-                model
-                    .theta
-                    .par_chunks_mut(block_len)
-                    .zip(m.par_chunks_mut(block_len))
-                    .zip(v.par_chunks_mut(block_len))
+                split_blocks(&mut model.theta, &block_lens)
+                    .into_par_iter()
+                    .zip(split_blocks(&mut m, &block_lens))
+                    .zip(split_blocks(&mut v, &block_lens))
                     .zip(blocks.par_iter_mut())
                     .filter(|(_, b)| !b.windows.is_empty())
                     .for_each(|(((theta, m), v), b)| {
@@ -881,6 +945,7 @@ fn train_in_passes<G: Geometry>(
 mod tests {
     use super::*;
     use crate::draughts::board::{Board8, Board10};
+    use crate::draughts::eval::patterns::Shape;
     use crate::draughts::rules::English;
     use crate::search::tt::Tt;
     use crate::training::selfplay::{Settings, play_game};
@@ -894,24 +959,35 @@ mod tests {
 
     #[test]
     fn tying_makes_a_position_and_its_mirror_opposite() {
-        let t = Tying::new::<Board8>();
-        let win = &<Board8 as BoardWindows>::WINDOWS;
-        assert_eq!(t.windows, LAYERS * win.count);
-        for layer in 0..LAYERS {
-            let base = layer * win.count;
-            for w in 0..win.count {
-                for c in [0usize, 1, 5, 77, 3000, 6560] {
-                    let (p, s) = t.slot[(base + w) * CONFIGS + c];
-                    let (q, r) = t.slot[(base + win.partner(w)) * CONFIGS + turned_config(c)];
-                    assert_eq!(p, q);
-                    assert_eq!(s, -r);
-                    // A layer's parameters are its own, and in its owner's block.
-                    if s != 0 {
-                        assert_eq!(p as usize / (win.count * CONFIGS), layer);
-                        assert_eq!(p as usize / CONFIGS, t.owner[base + w]);
+        for shapes in [
+            patterns::SHAPES_4X4,
+            [Shape::Rows5, Shape::Rows4, Shape::Rows6],
+        ] {
+            let t = Tying::new::<Board8>(shapes);
+            let mut base = 0;
+            for (layer, &shape) in shapes.iter().enumerate() {
+                let win = windows_of::<Board8>(shape);
+                let last = shape.configs() - 1;
+                for w in 0..win.count {
+                    let (lw, pw) = (base + w, base + win.partner(w));
+                    assert_eq!(t.start[lw + 1] - t.start[lw], shape.configs());
+                    for c in [0usize, 1, 5, 77, 3000, last / 2, last] {
+                        let (p, s) = t.of(lw, c as u32);
+                        let (q, r) = t.of(pw, turned_config(c, shape.squares()) as u32);
+                        assert_eq!(p, q);
+                        assert_eq!(s, -r);
+                        // A layer's parameters are its own, and in its owner's block.
+                        if s != 0 {
+                            let owner = t.owner[lw];
+                            assert!(owner >= base && owner < base + win.count, "{layer}");
+                            assert!((t.start[owner]..t.start[owner + 1]).contains(&(p as usize)));
+                        }
                     }
                 }
+                base += win.count;
             }
+            assert_eq!(t.windows, base);
+            assert_eq!(t.start[base], t.slot.len());
         }
     }
 
@@ -945,12 +1021,12 @@ mod tests {
             for ids in order.chunks(s.batch) {
                 let mut grad = vec![0f32; n];
                 for &i in ids {
-                    let f = Features::of::<Board8>(&train[i as usize]);
+                    let f = model.features(&train[i as usize]);
                     let e = model.eval(&f);
                     let d =
                         model.k * (sigmoid(model.k * e) - model.target(&f, s.lambda)) * f.inv_div;
                     for w in 0..model.tying.windows {
-                        let (p, sign) = model.tying.slot[w * CONFIGS + f.configs[w] as usize];
+                        let (p, sign) = model.tying.of(w, f.configs[w]);
                         if sign != 0 {
                             let g = d * sign as f32;
                             let i = p as usize * PHASES;
@@ -984,11 +1060,23 @@ mod tests {
         k: f32,
         s: &TrainSettings,
     ) -> (Vec<f32>, Vec<EpochReport>) {
+        fit_shaped(threads, pass, set, k, s, patterns::SHAPES_4X4)
+    }
+
+    /// [`fit`] with windows of `shapes`.
+    fn fit_shaped(
+        threads: usize,
+        pass: usize,
+        set: &DataSet,
+        k: f32,
+        s: &TrainSettings,
+        shapes: Shapes,
+    ) -> (Vec<f32>, Vec<EpochReport>) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        let mut model = Model::<Board8>::new(k);
+        let mut model = Model::<Board8>::with_shapes(k, shapes);
         let mut reports = Vec::new();
         let mut samples = 0;
         pool.install(|| {
@@ -1032,7 +1120,7 @@ mod tests {
         assert_eq!(warm.weights("english").table, w.table);
         // Its evaluation is the fitted model's, to the file's rounding.
         for s in data.valid.iter().take(50) {
-            let f = Features::of::<Board8>(s);
+            let f = model.features(s);
             assert!((warm.eval(&f) - model.eval(&f)).abs() < 0.5);
         }
         // Weights of another board are refused.
@@ -1096,10 +1184,17 @@ mod tests {
         assert!(same(&two, &plain.theta));
         // The engine's table reads back and scores like the model.
         let w = model.weights("english");
-        let back = PatternWeights::parse(&w.to_bytes(), "english", 15).unwrap();
-        let engine = patterns::EnginePatterns::new::<Board8>(&back);
-        for sample in set.train.iter().take(50) {
-            let f = Features::of::<Board8>(sample);
+        let back = PatternWeights::parse(&w.to_bytes(), "english", Board8::W).unwrap();
+        engine_scores_like(&model, &back, &set.train[..50]);
+    }
+
+    /// Asserts that the engine's table of `w` (the weights of `model`) scores `samples` as the
+    /// model does, to the rounding; returns how many it scores not zero.
+    fn engine_scores_like(model: &Model<Board8>, w: &PatternWeights, samples: &[Sample]) -> usize {
+        let engine = patterns::EnginePatterns::new::<Board8>(w);
+        let mut scored = 0;
+        for sample in samples {
+            let f = model.features(sample);
             let table = engine.score::<Board8>(sample.white, sample.black, sample.kings) as f32
                 / UNITS as f32;
             let model_patterns = model.eval(&f) / f.inv_div - f.hand;
@@ -1107,6 +1202,50 @@ mod tests {
                 (table - model_patterns).abs() < 1.0,
                 "{table} vs {model_patterns}"
             );
+            scored += (table != 0.0) as usize;
         }
+        scored
+    }
+
+    #[test]
+    fn larger_windows_train_the_same_on_any_threads_and_read_back() {
+        // A 4x5 men's layer and a 4x6 mixed layer (12 and 9 windows on 8x8).
+        let shapes = [Shape::Rows5, Shape::Rows4, Shape::Rows6];
+        let set = prepare::<English>(&records(), 6);
+        let k = fit_scale(&set.train);
+        let s = TrainSettings {
+            epochs: 2,
+            batch: 2 * CHUNK + 7,
+            lr: 2.0,
+            lambda: 0.7,
+            ..TrainSettings::default()
+        };
+        let (two, reports) = fit_shaped(2, PASS, &set, k, &s, shapes);
+        let (one, _) = fit_shaped(1, CHUNK, &set, k, &s, shapes);
+        let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        assert!(same(&two, &one));
+        let mut plain = Model::<Board8>::with_shapes(k, shapes);
+        reference(&mut plain, &set.train, &s);
+        assert!(same(&two, &plain.theta));
+        let mut model = Model::<Board8>::with_shapes(k, shapes);
+        model.theta = two;
+        // So many weights overfit so few games: the fitting set's loss falls.
+        let before = hand_losses(&set.train, k, 0.7);
+        assert!(
+            model.losses(&set.train, 0.7).1 < before.1,
+            "{reports:?} {before:?}"
+        );
+        // The weights, colour-symmetric, through a file to the engine, which scores like the
+        // model; and back into a model.
+        let w = model.weights("english");
+        assert_eq!(w.shapes, shapes);
+        assert!(w.is_symmetric());
+        let back = PatternWeights::parse(&w.to_bytes(), "english", Board8::W).unwrap();
+        assert_eq!(back, w);
+        let scored = engine_scores_like(&model, &back, &set.train[..200]);
+        assert!(scored > 100, "{scored}");
+        let warm = Model::<Board8>::from_weights(k, &w).unwrap();
+        assert_eq!(warm.shapes(), shapes);
+        assert_eq!(warm.weights("english"), w);
     }
 }

@@ -1,10 +1,13 @@
 //! The learned pattern evaluation: the embedded weights of every family load, and the whole
 //! evaluation (hand-made terms and patterns) is colour-symmetric: a position and its mirror (the
 //! board turned by 180 degrees, the colours swapped, the other side to move) score the same for
-//! the side to move, over the positions of random games of every draughts variant.
+//! the side to move, over the positions of random games of every draughts variant; so do the
+//! patterns alone, for random symmetric weights of every window shape.
 
 use tiao::draughts::board::Geometry;
-use tiao::draughts::eval::patterns::{self, BoardWindows, PatternWeights};
+use tiao::draughts::eval::patterns::{
+    self, EnginePatterns, LAYERS, PHASES, PatternWeights, SHAPES_4X4, Shape, Shapes, windows_of,
+};
 use tiao::draughts::position::Position;
 use tiao::draughts::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
 use tiao::game::rng::Rng;
@@ -71,13 +74,13 @@ fn the_evaluation_is_colour_symmetric_in_every_variant() {
 #[test]
 fn the_embedded_weights_load_for_every_family() {
     for family in patterns::FAMILIES {
-        let windows = if family == "international" {
-            <<International as Rules>::Board as BoardWindows>::WINDOWS.count
+        let board = if family == "international" {
+            <International as Rules>::Board::W
         } else {
-            <<English as Rules>::Board as BoardWindows>::WINDOWS.count
+            <English as Rules>::Board::W
         };
         let bytes = patterns::embedded_file(family).expect("embedded");
-        let w = PatternWeights::parse(bytes, family, windows).unwrap_or_else(|e| panic!("{e}"));
+        let w = PatternWeights::parse(bytes, family, board).unwrap_or_else(|e| panic!("{e}"));
         assert!(
             w.table.iter().any(|&v| v != 0),
             "{family}: weights are all zero"
@@ -88,7 +91,7 @@ fn the_embedded_weights_load_for_every_family() {
         } else {
             "english"
         };
-        let e = PatternWeights::parse(bytes, other, windows).unwrap_err();
+        let e = PatternWeights::parse(bytes, other, board).unwrap_err();
         assert!(e.to_string().contains(family), "{e}");
     }
     assert_eq!(
@@ -96,4 +99,89 @@ fn the_embedded_weights_load_for_every_family() {
         patterns::describe::<Duoyibu>(),
         "one family for the 8x8 flying variants"
     );
+}
+
+/// Random colour-symmetric weights of `shapes` for `R`'s board: a random weight for some of the
+/// configurations of each pair's first window (and of each self-turned window), its partner's
+/// turned configuration the negation; read back through a version-4 file (which keeps one
+/// window of a pair).
+fn random_weights<R: Rules>(shapes: Shapes, seed: u64) -> PatternWeights {
+    let mut rng = Rng::new(seed);
+    let mut w = PatternWeights::zero("x", R::Board::W, shapes);
+    for (layer, &shape) in shapes.iter().enumerate() {
+        let win = windows_of::<R::Board>(shape);
+        let n = shape.squares();
+        for k in 0..win.count {
+            let partner = win.partner(k);
+            if partner < k {
+                continue;
+            }
+            for c in 0..shape.configs() {
+                let t = patterns::turned_config(c, n);
+                // A self-turned window's pair of configurations once, its own image never.
+                if (partner == k && t <= c) || rng.below(3) != 0 {
+                    continue;
+                }
+                for ph in 0..PHASES {
+                    let v = rng.below(4001) as i16 - 2000;
+                    let (i, j) = (w.index(layer, k, c), w.index(layer, partner, t));
+                    w.table[i + ph] = v;
+                    w.table[j + ph] = -v;
+                }
+            }
+        }
+    }
+    assert!(w.is_symmetric());
+    let back = PatternWeights::parse(&w.to_bytes(), "x", R::Board::W).expect("reads back");
+    assert_eq!(back, w);
+    back
+}
+
+/// Over the positions of random games: the patterns of `w` score a position and its mirror
+/// opposite (White's view); returns the positions checked.
+fn check_pattern_symmetry<R: Rules>(w: &PatternWeights, games: usize, seed: u64) -> usize {
+    let e = EnginePatterns::new::<R::Board>(w);
+    let mut rng = Rng::new(seed);
+    let mut list = MoveList::default();
+    let (mut checked, mut nonzero) = (0, 0);
+    for _ in 0..games {
+        let mut pos = Position::<R>::start();
+        for _ in 0..200 {
+            let m = mirror(&pos);
+            let a = e.score::<R::Board>(pos.white(), pos.black(), pos.kings());
+            let b = e.score::<R::Board>(m.white(), m.black(), m.kings());
+            assert_eq!(a, -b, "{pos:?} and its mirror {m:?}");
+            checked += 1;
+            nonzero += (a != 0) as usize;
+            pos.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos = pos.make(&list[rng.below(list.len())]);
+        }
+    }
+    assert!(nonzero * 2 > checked, "{nonzero} of {checked} scored");
+    checked
+}
+
+#[test]
+fn the_patterns_of_every_shape_are_colour_symmetric() {
+    for (k, shapes) in [
+        SHAPES_4X4,
+        [Shape::Rows5, Shape::Rows4, Shape::Rows4],
+        [Shape::Rows6, Shape::Rows4, Shape::Rows4],
+        [Shape::Rows5, Shape::Rows6, Shape::Rows4],
+        [Shape::Rows6; LAYERS],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let seed = 10 + k as u64;
+        let intl = random_weights::<International>(shapes, seed);
+        assert!(check_pattern_symmetry::<International>(&intl, 6, seed) > 300);
+        // On 8x8 the 4x4 and 4x6 windows include a self-turned one.
+        let eight = random_weights::<Russian>(shapes, seed);
+        assert!(check_pattern_symmetry::<Russian>(&eight, 20, seed) > 300);
+        assert!(check_pattern_symmetry::<English>(&eight, 20, seed) > 300);
+    }
 }

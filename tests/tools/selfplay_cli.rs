@@ -5,7 +5,8 @@
 
 use crate::cli_support::{tiao, tiao_env};
 use std::path::{Path, PathBuf};
-use tiao::draughts::eval::patterns::PatternWeights;
+use tiao::draughts::board::{Board8, Geometry};
+use tiao::draughts::eval::patterns::{EnginePatterns, MEN, PatternWeights, SHAPES_4X4, Shape};
 use tiao::game::Variant;
 use tiao::training::data;
 
@@ -104,8 +105,44 @@ fn patterns_train_from_selfplay_data() {
     );
     assert!(ok, "{err}");
     assert!(out.contains("epoch   2: fit loss"), "{out}");
-    let w = PatternWeights::parse(&std::fs::read(&weights).unwrap(), "english", 15).unwrap();
+    let w = PatternWeights::parse(&std::fs::read(&weights).unwrap(), "english", Board8::W).unwrap();
     assert!(w.table.iter().any(|&v| v != 0));
+    assert_eq!(w.shapes, SHAPES_4X4);
+    // A 4x5 men's layer: the file says so, reads back, and the engine's table made from it
+    // scores positions of the data; a warm start needs the same shapes.
+    let (out, err, ok) = tune(
+        "english",
+        &[
+            "--epochs",
+            "2",
+            "--batch",
+            "256",
+            "--holdout",
+            "4",
+            "--shape",
+            "men=4x5",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("men 4x5, kings 4x4, mixed 4x4"), "{out}");
+    let w = PatternWeights::parse(&std::fs::read(&weights).unwrap(), "english", Board8::W).unwrap();
+    assert_eq!(w.shapes, [Shape::Rows5, Shape::Rows4, Shape::Rows4]);
+    assert!(w.uses(MEN) && w.is_symmetric());
+    let engine = EnginePatterns::new::<Board8>(&w);
+    let scored = records(&set)
+        .iter()
+        .filter(|r| engine.score::<Board8>(r.white, r.black, r.kings) != 0)
+        .count();
+    assert!(scored > 0);
+    let init = ["--epochs", "1", "--init", weights.to_str().unwrap()];
+    let (_, err, ok) = tune("english", &init);
+    assert!(!ok && err.contains("windows men 4x5"), "{err}");
+    let (out, err, ok) = tune("english", &[&init[..], &["--shape", "men=4x5"]].concat());
+    assert!(ok && out.contains("starting from"), "{err}");
+    let (_, err, ok) = tune("english", &["--shape", "men=4x7"]);
+    assert!(!ok && err.contains("4x4, 4x5, 4x6"), "{err}");
+    let (_, err, ok) = tune("english", &["--shape", "queens=4x5"]);
+    assert!(!ok && err.contains("men, kings, mixed"), "{err}");
     // Russian data is not english data.
     let (_, err, ok) = tune("russian", &[]);
     assert!(

@@ -1,54 +1,62 @@
-//! Pattern evaluation: the men and the kings of overlapping 4x4 windows of the board, each
+//! Pattern evaluation: the men and the kings of overlapping windows of the board, each
 //! configuration scored by a learned weight, in two phases.
 //!
-//! **Windows.** A window is 4 files by 4 rows: its 8 dark squares, two in each row. Windows
-//! start on every even file and every row ([`Windows`]): 4 x 7 = 28 windows on 10x10, 3 x 5 = 15
-//! on 8x8, so that every square lies in several windows and each window sees the men around it.
-//! A window's **configuration** is the state of its 8 squares, each empty, a White man or a
-//! Black man (kings count as empty), read as a base-3 number: square `i` (in square-number order
-//! within the window) is digit `i`, 0 empty, 1 White, 2 Black. So a window has 3^8 = 6561
-//! configurations, each one weight per phase.
+//! **Windows.** A window is 4 files by `R` rows ([`Shape`]: `R` = 4, 5 or 6), so its `2R` dark
+//! squares (8, 10 or 12), two in each row. Windows start on every even file and every row
+//! ([`Windows`]): with 4x4 windows, 4 x 7 = 28 windows on 10x10 and 3 x 5 = 15 on 8x8; with 4x5,
+//! 24 and 12; with 4x6, 20 and 9. So every square lies in several windows and each window sees
+//! the men around it. A window's **configuration** is the state of its squares, each empty, a
+//! White man or a Black man (kings count as empty), read as a base-3 number: square `i` (in
+//! square-number order within the window) is digit `i`, 0 empty, 1 White, 2 Black. So a window
+//! has 3^8 = 6561 configurations (3^10 = 59049, 3^12 = 531441), each one weight per phase.
 //!
 //! **Layers.** The windows are read three times, each reading ([`layer_pieces`]) with its own
-//! table: for the men ([`MEN`]); for the kings ([`KINGS`], each square empty, a White king or a
-//! Black king, men counting as empty); and, in positions with kings, for every piece
-//! ([`MIXED`], each square empty, White or Black whether man or king: how the men stand
+//! table and its own shape: for the men ([`MEN`]); for the kings ([`KINGS`], each square empty,
+//! a White king or a Black king, men counting as empty); and, in positions with kings, for every
+//! piece ([`MIXED`], each square empty, White or Black whether man or king: how the men stand
 //! against the kings around them, which the two separate layers, added, cannot see). In a
 //! position without kings the second and third layers read empty windows, which add nothing
 //! (their empty configuration's weights cancel, below), so they are skipped there, and a layer
-//! that is all zero is skipped always.
+//! that is all zero is skipped always. A layer's shape is data: a weight file says it (format
+//! version 4), the engine reads it once when it loads the weights.
 //!
-//! **Indices from bitboards.** A window's men of one colour are extracted as 8 bits by a parallel
-//! bit extract (`pext`, one instruction with BMI2; a loop elsewhere), and the base-3 index is
-//! `TERNARY[white bits] + 2 * TERNARY[black bits]`: no loop over squares.
+//! **Indices from bitboards.** A window's men of one colour are extracted as up to 12 bits by a
+//! parallel bit extract (`pext`, one instruction with BMI2; a loop elsewhere), and the base-3
+//! index is `TERNARY[white bits] + 2 * TERNARY[black bits]`: no loop over squares.
 //!
 //! **Phases.** Every weight has an opening/middlegame and an endgame value; the score is their
 //! interpolation by the pieces on the board ([`phase`]: from the start's count down to none).
 //!
 //! **Colour symmetry.** The board turned by 180 degrees with the colours swapped is the same
-//! position for the other side. Window `w` turned is window `partner(w)`, its square `i` is the
-//! partner's square `7 - i`; the trainer ties the weights of a configuration and its turned,
-//! colour-swapped image (one is the negation of the other), so the evaluation of a position and
-//! of its mirror agree exactly.
+//! position for the other side. Window `w` turned is window `partner(w)` (of the same shape), its
+//! square `i` is the partner's square `2R - 1 - i`; the trainer ties the weights of a
+//! configuration and its turned, colour-swapped image (one is the negation of the other), so the
+//! evaluation of a position and of its mirror agree exactly. A self-turned window's empty
+//! configuration (its own image) has no weight.
 //!
 //! **Weights in the binary.** Each family's trained table is a file in `weights/`, embedded with
 //! `include_bytes!`, with a header (magic, format version, family, window count, checksum): a
-//! file of another family or version is refused with a clear error ([`PatternWeights::parse`]).
-//! Weights are stored in 1/[`UNITS`] of a centi-man. Format version 2 holds both layers; a
-//! version-1 file (men only, before the king layer) reads with a zero king layer.
+//! file of another family, version or shape, or cut short, is refused with a clear error
+//! ([`PatternWeights::parse`]). Weights are stored in 1/[`UNITS`] of a centi-man. A file of
+//! version 1 to 3 holds its first 1 to 3 layers, all 4x4, the whole table; version 4 records
+//! each layer's shape and stores one window of each turned pair (the other's weights follow from
+//! the colour symmetry), its zero spans run-length coded when that is smaller.
 
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::weights::Family;
 use crate::draughts::rules::Rules;
 use crate::game::rng::fnv1a;
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::OnceLock;
 
-/// Squares of a window.
-pub const WINDOW_SQUARES: usize = 8;
-/// Configurations of a window: 3^8.
-pub const CONFIGS: usize = 6561;
-/// Most windows of any board.
+/// Files of every window.
+pub const WINDOW_FILES: u32 = 4;
+/// Configurations of a 4x4 window (the only shape of format versions 1 to 3): 3^8.
+pub const CONFIGS: usize = Shape::Rows4.configs();
+/// Most squares of a window (4x6).
+pub const MAX_WINDOW_SQUARES: usize = 12;
+/// Most windows of any board and shape (4x4 on 10x10).
 pub const MAX_WINDOWS: usize = 28;
 /// Weights are stored in 1/UNITS of a centi-man.
 pub const UNITS: i32 = 16;
@@ -62,6 +70,96 @@ pub const MEN: usize = 0;
 pub const KINGS: usize = 1;
 /// The mixed layer: every piece, man or king, by colour; empty in a position without kings.
 pub const MIXED: usize = 2;
+/// The layers' names, as `tiao tune --shape` and the errors spell them.
+pub const LAYER_NAMES: [&str; LAYERS] = ["men", "kings", "mixed"];
+
+/// A window's shape: [`WINDOW_FILES`] files by 4, 5 or 6 rows, so 8, 10 or 12 dark squares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// 4x4: 8 squares, 6561 configurations.
+    Rows4,
+    /// 4x5: 10 squares, 59049 configurations.
+    Rows5,
+    /// 4x6: 12 squares, 531441 configurations.
+    Rows6,
+}
+
+impl Shape {
+    /// Every shape, smallest first.
+    pub const ALL: [Shape; 3] = [Shape::Rows4, Shape::Rows5, Shape::Rows6];
+
+    /// Rows of the window.
+    pub const fn rows(self) -> u32 {
+        match self {
+            Shape::Rows4 => 4,
+            Shape::Rows5 => 5,
+            Shape::Rows6 => 6,
+        }
+    }
+
+    /// The shape of `rows` rows, if there is one.
+    pub const fn from_rows(rows: u32) -> Option<Shape> {
+        match rows {
+            4 => Some(Shape::Rows4),
+            5 => Some(Shape::Rows5),
+            6 => Some(Shape::Rows6),
+            _ => None,
+        }
+    }
+
+    /// Dark squares of the window: two a row.
+    pub const fn squares(self) -> usize {
+        2 * self.rows() as usize
+    }
+
+    /// Configurations of the window: 3 to the squares.
+    pub const fn configs(self) -> usize {
+        3usize.pow(self.squares() as u32)
+    }
+
+    /// `turned[b] = TERNARY[b with its squares() bits in reverse order]`: the turned window's
+    /// digits.
+    pub const fn turned_table(self) -> &'static [u32] {
+        match self {
+            Shape::Rows4 => &TERNARY_TURNED_8,
+            Shape::Rows5 => &TERNARY_TURNED_10,
+            Shape::Rows6 => &TERNARY_TURNED_12,
+        }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{WINDOW_FILES}x{}", self.rows())
+    }
+}
+
+impl std::str::FromStr for Shape {
+    type Err = String;
+
+    /// `4x4`, `4x5` or `4x6` (files x rows).
+    fn from_str(s: &str) -> Result<Shape, String> {
+        Shape::ALL
+            .into_iter()
+            .find(|shape| shape.to_string() == s)
+            .ok_or_else(|| format!("window shape {s}: one of 4x4, 4x5, 4x6 (files x rows)"))
+    }
+}
+
+/// The shape of each layer's windows.
+pub type Shapes = [Shape; LAYERS];
+/// 4x4 windows in every layer: the shapes of format versions 1 to 3 and the default.
+pub const SHAPES_4X4: Shapes = [Shape::Rows4; LAYERS];
+
+/// The shapes as people read them: `men 4x5, kings 4x4, mixed 4x4`.
+pub fn shapes_name(shapes: &Shapes) -> String {
+    let names: Vec<String> = LAYER_NAMES
+        .iter()
+        .zip(shapes)
+        .map(|(l, s)| format!("{l} {s}"))
+        .collect();
+    names.join(", ")
+}
 
 /// Each layer's `(White, Black)` pieces of a position with White's pieces `white` and Black's
 /// `black`, of which `kings` are kings: the one definition of the layers, for the engine and the
@@ -75,15 +173,15 @@ pub const fn layer_pieces(white: u64, black: u64, kings: u64) -> [(u64, u64); LA
     out
 }
 
-/// `TERNARY[b]`: the 8 bits of `b` read as base-3 digits (bit `i` is `3^i`).
-pub const TERNARY: [u16; 256] = {
-    let mut t = [0u16; 256];
+/// `TERNARY[b]`: the 12 bits of `b` read as base-3 digits (bit `i` is `3^i`).
+pub const TERNARY: [u32; 1 << MAX_WINDOW_SQUARES] = {
+    let mut t = [0u32; 1 << MAX_WINDOW_SQUARES];
     let mut b = 0;
-    while b < 256 {
-        let mut v = 0u16;
-        let mut p = 1u16;
+    while b < t.len() {
+        let mut v = 0u32;
+        let mut p = 1u32;
         let mut i = 0;
-        while i < 8 {
+        while i < MAX_WINDOW_SQUARES {
             if b & (1 << i) != 0 {
                 v += p;
             }
@@ -96,16 +194,17 @@ pub const TERNARY: [u16; 256] = {
     t
 };
 
-/// `TERNARY_TURNED[b] = TERNARY[b with its 8 bits in reverse order]`: the turned window's digits.
-pub const TERNARY_TURNED: [u16; 256] = {
-    let mut t = [0u16; 256];
+/// `out[b] = TERNARY[b with its `squares` bits in reverse order]` for `b < 2^squares`.
+const fn turned_ternary<const N: usize>(squares: usize) -> [u32; N] {
+    assert!(N == 1 << squares);
+    let mut t = [0u32; N];
     let mut b = 0;
-    while b < 256 {
+    while b < N {
         let mut r = 0usize;
         let mut i = 0;
-        while i < 8 {
+        while i < squares {
             if b & (1 << i) != 0 {
-                r |= 1 << (7 - i);
+                r |= 1 << (squares - 1 - i);
             }
             i += 1;
         }
@@ -113,20 +212,29 @@ pub const TERNARY_TURNED: [u16; 256] = {
         b += 1;
     }
     t
-};
+}
 
-/// The windows of a board: their square masks (in the board's bit layout) and their partners
-/// under the half turn, in the engine's order: first `pairs` windows, then their partners in the
-/// same order (window `pairs + i` is the turned window `i`), then the windows that are their own
-/// turned image.
+/// The turned digits of an 8-square window ([`Shape::turned_table`]).
+pub const TERNARY_TURNED_8: [u32; 1 << 8] = turned_ternary(8);
+/// The turned digits of a 10-square window.
+pub const TERNARY_TURNED_10: [u32; 1 << 10] = turned_ternary(10);
+/// The turned digits of a 12-square window.
+pub const TERNARY_TURNED_12: [u32; 1 << 12] = turned_ternary(12);
+
+/// The windows of one shape on a board: their square masks (in the board's bit layout) and
+/// their partners under the half turn, in the engine's order: first `pairs` windows, then their
+/// partners in the same order (window `pairs + i` is the turned window `i`), then the windows
+/// that are their own turned image.
 #[derive(Clone, Debug)]
 pub struct Windows {
-    /// Bits of the window's 8 squares.
+    /// Bits of each window's squares.
     pub masks: [u64; MAX_WINDOWS],
     /// Windows in use.
     pub count: usize,
     /// Pairs of distinct partner windows (the first `2 * pairs` windows).
     pub pairs: usize,
+    /// The windows' shape.
+    pub shape: Shape,
 }
 
 /// 0-based row (0 = the top row) and file (0 = file a) of 0-based square `s`, `w` squares a row.
@@ -147,13 +255,13 @@ const fn bit_of(w: u32, s: u32) -> u32 {
     s + s / (2 * w)
 }
 
-/// The mask of the 4x4 window whose top row is `r0` and left file `f0`.
-const fn window_mask(w: u32, r0: u32, f0: u32) -> u64 {
+/// The mask of the window of 4 files and `rows` rows whose top row is `r0` and left file `f0`.
+const fn window_mask(w: u32, r0: u32, f0: u32, rows: u32) -> u64 {
     let mut mask = 0u64;
     let mut s = 0;
     while s < 2 * w * w {
         let (r, f) = row_file(w, s);
-        if r >= r0 && r < r0 + 4 && f >= f0 && f < f0 + 4 {
+        if r >= r0 && r < r0 + rows && f >= f0 && f < f0 + WINDOW_FILES {
             mask |= 1u64 << bit_of(w, s);
         }
         s += 1;
@@ -161,16 +269,25 @@ const fn window_mask(w: u32, r0: u32, f0: u32) -> u64 {
     mask
 }
 
+/// Windows of `shape` on the board of `w` dark squares a row: one on every even file and every
+/// row where it fits.
+pub const fn window_count(w: u32, shape: Shape) -> usize {
+    let n = 2 * w;
+    ((n - shape.rows() + 1) * ((n - WINDOW_FILES) / 2 + 1)) as usize
+}
+
 impl Windows {
-    /// The windows of the board with `w` dark squares a row: a window on every even file and
-    /// every row; the turned window of the one at (row `r0`, file `f0`) is at (`n - 4 - r0`,
-    /// `n - 4 - f0`).
-    pub const fn new(w: u32) -> Windows {
+    /// The windows of `shape` on the board with `w` dark squares a row: a window on every even
+    /// file and every row; the turned window of the one at (row `r0`, file `f0`) is at
+    /// (`n - rows - r0`, `n - 4 - f0`).
+    pub const fn new(w: u32, shape: Shape) -> Windows {
         let n = 2 * w;
+        let rows = shape.rows();
         let mut out = Windows {
             masks: [0; MAX_WINDOWS],
             count: 0,
             pairs: 0,
+            shape,
         };
         // The first of each pair: windows above the middle, or on the middle row band and left
         // of the middle file; beside each, its turned window.
@@ -178,16 +295,16 @@ impl Windows {
         let mut selfs = [0u64; MAX_WINDOWS];
         let mut nselfs = 0;
         let mut r0 = 0;
-        while r0 + 4 <= n {
+        while r0 + rows <= n {
             let mut f0 = 0;
-            while f0 + 4 <= n {
-                let (tr, tf) = (n - 4 - r0, n - 4 - f0);
+            while f0 + WINDOW_FILES <= n {
+                let (tr, tf) = (n - rows - r0, n - WINDOW_FILES - f0);
                 if r0 == tr && f0 == tf {
-                    selfs[nselfs] = window_mask(w, r0, f0);
+                    selfs[nselfs] = window_mask(w, r0, f0, rows);
                     nselfs += 1;
                 } else if r0 < tr || (r0 == tr && f0 < tf) {
-                    out.masks[out.pairs] = window_mask(w, r0, f0);
-                    turned[out.pairs] = window_mask(w, tr, tf);
+                    out.masks[out.pairs] = window_mask(w, r0, f0, rows);
+                    turned[out.pairs] = window_mask(w, tr, tf, rows);
                     out.pairs += 1;
                 }
                 f0 += 2;
@@ -222,15 +339,43 @@ impl Windows {
             w
         }
     }
+
+    /// The windows whose tables a file and the engine keep: the first of each pair and the
+    /// self-turned ones (a partner's weights follow from the colour symmetry).
+    pub fn kept(&self) -> impl Iterator<Item = usize> + use<> {
+        (0..self.pairs).chain(2 * self.pairs..self.count)
+    }
 }
 
-/// The windows of every board, built at compile time.
+/// The 4x4 windows of every board, built at compile time.
 pub trait BoardWindows: Geometry {
-    /// This board's windows.
-    const WINDOWS: Windows = Windows::new(Self::W);
+    /// This board's 4x4 windows.
+    const WINDOWS: Windows = Windows::new(Self::W, Shape::Rows4);
 }
 
 impl<G: Geometry> BoardWindows for G {}
+
+/// The windows of `ROWS` rows on board `G`, built at compile time (`ROWS` 4, 5 or 6).
+pub struct ShapedWindows<G, const ROWS: u32>(PhantomData<G>);
+
+impl<G: Geometry, const ROWS: u32> ShapedWindows<G, ROWS> {
+    /// The shape.
+    pub const SHAPE: Shape = match Shape::from_rows(ROWS) {
+        Some(s) => s,
+        None => panic!("windows of 4, 5 or 6 rows"),
+    };
+    /// The windows.
+    pub const WINDOWS: Windows = Windows::new(G::W, Self::SHAPE);
+}
+
+/// The windows of `shape` on board `G`.
+pub fn windows_of<G: Geometry>(shape: Shape) -> &'static Windows {
+    match shape {
+        Shape::Rows4 => &ShapedWindows::<G, 4>::WINDOWS,
+        Shape::Rows5 => &ShapedWindows::<G, 5>::WINDOWS,
+        Shape::Rows6 => &ShapedWindows::<G, 6>::WINDOWS,
+    }
+}
 
 /// The bits of `x` under `mask`, packed to the low bits in order.
 #[inline(always)]
@@ -256,38 +401,55 @@ pub fn extract(x: u64, mask: u64) -> u64 {
     }
 }
 
-/// The configuration index of window `mask` for White men `white` and Black men `black`.
+/// The configuration index of window `mask` (at most [`MAX_WINDOW_SQUARES`] squares) for White
+/// men `white` and Black men `black`.
 #[inline(always)]
 pub fn config(white: u64, black: u64, mask: u64) -> usize {
     TERNARY[extract(white, mask) as usize] as usize
         + 2 * TERNARY[extract(black, mask) as usize] as usize
 }
 
-/// The configuration of the turned window for configuration `c` of a window: digit `i` becomes
-/// digit `7 - i`, and White and Black swap.
-pub const fn turned_config(c: usize) -> usize {
-    let mut digits = [0usize; WINDOW_SQUARES];
+/// The configuration of the turned window for configuration `c` of a window of `squares`
+/// squares: digit `i` becomes digit `squares - 1 - i`, and White and Black swap.
+pub const fn turned_config(c: usize, squares: usize) -> usize {
     let mut x = c;
-    let mut i = 0;
-    while i < WINDOW_SQUARES {
-        digits[i] = x % 3;
-        x /= 3;
-        i += 1;
-    }
     let mut out = 0;
-    let mut i = WINDOW_SQUARES;
-    while i > 0 {
-        i -= 1;
-        // New digit at position 7 - i is the swapped old digit i: build from the top.
-        let d = digits[WINDOW_SQUARES - 1 - i];
-        let swapped = match d {
+    let mut i = 0;
+    // Old digit i, swapped, is new digit squares - 1 - i: read from the bottom, build from the
+    // top.
+    while i < squares {
+        let swapped = match x % 3 {
             1 => 2,
             2 => 1,
             _ => 0,
         };
         out = out * 3 + swapped;
+        x /= 3;
+        i += 1;
     }
     out
+}
+
+/// Calls `f(c, t)` for every configuration `c` of a window of `shape` and its turned
+/// configuration `t` ([`turned_config`]), from the digit tables: the White squares run over
+/// every subset, the Black ones over every subset of the rest, so 3^squares calls and no loop
+/// over digits (loading a 4x6 table turns 10 windows of 531441 configurations).
+pub fn for_each_config(shape: Shape, mut f: impl FnMut(usize, usize)) {
+    let full = (1u32 << shape.squares()) - 1;
+    let turned = shape.turned_table();
+    for white in 0..=full {
+        let free = full & !white;
+        let mut black = free;
+        loop {
+            let c = TERNARY[white as usize] + 2 * TERNARY[black as usize];
+            let t = turned[black as usize] + 2 * turned[white as usize];
+            f(c as usize, t as usize);
+            if black == 0 {
+                break;
+            }
+            black = (black - 1) & free;
+        }
+    }
 }
 
 /// Pieces on the board at the start, for the phase: 40 on 10x10, 24 on 8x8.
@@ -308,23 +470,37 @@ pub fn phase<G: Geometry>(pieces: u32) -> u32 {
 pub struct PatternWeights {
     /// The family (as [`family_name`] names it).
     pub family: String,
-    /// Windows of the board (of each layer).
-    pub windows: usize,
-    /// `table[((layer * windows + window) * CONFIGS + config) * PHASES + phase]`.
+    /// Dark squares a row of the family's board (5 on 10x10, 4 on 8x8).
+    pub board: u32,
+    /// Each layer's window shape.
+    pub shapes: Shapes,
+    /// `table[index(layer, window, config) + phase]`: layer after layer, each its windows'
+    /// configurations in turn.
     pub table: Vec<i16>,
 }
 
 /// The first bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"TIAOPAT\0";
-/// The weight-file format version this build writes: all [`LAYERS`]. A file of version `v`
-/// holds the first `v` layers, so this build reads every version from 1 (the men's layer alone,
-/// written before the kings' layer) and 2 (men and kings, before the mixed layer) up: the
-/// layers a file lacks read as zero.
-pub const VERSION: u16 = LAYERS as u16;
+/// The weight-file format version this build writes: each layer's shape in the header, one
+/// window of each turned pair stored. Versions 1 to 3 (4x4 windows, the whole table) hold
+/// their first 1 to 3 layers, so this build reads every version from 1 (the men's layer
+/// alone, written before the kings' layer) and 2 (men and kings, before the mixed layer) up:
+/// the layers a file lacks read as zero.
+pub const VERSION: u16 = 4;
+/// The last version of 4x4 windows and whole tables, all [`LAYERS`] layers.
+pub const VERSION_WHOLE: u16 = LAYERS as u16;
 /// The version of the files of the men's layer alone.
 pub const VERSION_MEN_ONLY: u16 = 1;
-/// Bytes of the header: magic 8, version 2, window count 2, family name 16, checksum 8.
+/// Bytes of the header: magic 8, version 2, window count 2 (of every layer from version 4),
+/// family name 16, checksum 8 (FNV-1a of everything after the header).
 pub const HEADER_BYTES: usize = 36;
+/// Bytes of version 4's table head, after the header: each layer's rows, and the encoding.
+pub const SHAPE_BYTES: usize = LAYERS + 1;
+/// Version 4's encodings of the kept weights: little-endian int16, one after the other ...
+pub const ENCODING_PLAIN: u8 = 0;
+/// ... or in spans: a LEB128 count of zeros, a LEB128 count of weights that are not, those
+/// weights (little-endian int16), again to the end.
+pub const ENCODING_ZERO_RUNS: u8 = 1;
 
 /// Why a weight file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -335,8 +511,10 @@ pub enum WeightsError {
     Version(u16),
     /// The weights of another family than expected.
     Family { expected: String, found: String },
-    /// Window count or length that do not fit the family.
+    /// Window count, shape or length that do not fit the family.
     Shape(String),
+    /// The file ends before its table does.
+    Truncated,
     /// The data does not match the checksum.
     Checksum,
 }
@@ -358,6 +536,12 @@ impl fmt::Display for WeightsError {
                 )
             }
             WeightsError::Shape(s) => write!(f, "pattern weights of the wrong shape: {s}"),
+            WeightsError::Truncated => {
+                write!(
+                    f,
+                    "pattern weights cut short: the file ends inside its table"
+                )
+            }
             WeightsError::Checksum => write!(f, "pattern weights do not match their checksum"),
         }
     }
@@ -370,20 +554,110 @@ pub const fn family_name<R: Rules>() -> &'static str {
     Family::of::<R>().name()
 }
 
+/// Appends `v` as LEB128.
+fn push_varint(out: &mut Vec<u8>, mut v: usize) {
+    while v >= 0x80 {
+        out.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a LEB128 number at `*at`, moving past it.
+fn read_varint(bytes: &[u8], at: &mut usize) -> Result<usize, WeightsError> {
+    let mut v = 0usize;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at).ok_or(WeightsError::Truncated)?;
+        *at += 1;
+        v |= ((b & 0x7f) as usize) << shift;
+        if b & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+    Err(WeightsError::Shape(
+        "a run length of more than 64 bits".into(),
+    ))
+}
+
+/// `values` in zero spans ([`ENCODING_ZERO_RUNS`]).
+fn zero_runs(values: &[i16]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < values.len() {
+        let zeros = values[i..].iter().take_while(|&&v| v == 0).count();
+        i += zeros;
+        let rest = values[i..].iter().take_while(|&&v| v != 0).count();
+        push_varint(&mut out, zeros);
+        push_varint(&mut out, rest);
+        for v in &values[i..i + rest] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        i += rest;
+    }
+    out
+}
+
+/// The `n` values of `bytes` in zero spans; every byte must be used.
+fn from_zero_runs(bytes: &[u8], n: usize) -> Result<Vec<i16>, WeightsError> {
+    let mut out = Vec::with_capacity(n);
+    let mut at = 0;
+    while out.len() < n {
+        let zeros = read_varint(bytes, &mut at)?;
+        let rest = read_varint(bytes, &mut at)?;
+        if zeros.saturating_add(rest) > n - out.len() {
+            return Err(WeightsError::Shape(format!(
+                "zero spans of more than the table's {n} weights"
+            )));
+        }
+        out.resize(out.len() + zeros, 0);
+        let end = at + 2 * rest;
+        let literal = bytes.get(at..end).ok_or(WeightsError::Truncated)?;
+        out.extend(
+            literal
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]])),
+        );
+        at = end;
+    }
+    if at != bytes.len() {
+        return Err(WeightsError::Shape(format!(
+            "{} bytes past the table",
+            bytes.len() - at
+        )));
+    }
+    Ok(out)
+}
+
 impl PatternWeights {
-    /// All-zero weights for `windows` windows of `family`.
-    pub fn zero(family: &str, windows: usize) -> PatternWeights {
+    /// All-zero weights of `family` for the board of `board` dark squares a row, with windows of
+    /// `shapes`.
+    pub fn zero(family: &str, board: u32, shapes: Shapes) -> PatternWeights {
+        let len: usize = shapes
+            .iter()
+            .map(|&s| window_count(board, s) * s.configs() * PHASES)
+            .sum();
         PatternWeights {
             family: family.to_string(),
-            windows,
-            table: vec![0; LAYERS * windows * CONFIGS * PHASES],
+            board,
+            shapes,
+            table: vec![0; len],
         }
     }
 
+    /// Layer `layer`'s windows.
+    pub fn windows(&self, layer: usize) -> Windows {
+        Windows::new(self.board, self.shapes[layer])
+    }
+
     /// The index in [`PatternWeights::table`] of the opening weight of `config` in `window` of
-    /// `layer`.
+    /// `layer` (`layer` may be [`LAYERS`]: the end of the table).
     pub fn index(&self, layer: usize, window: usize, config: usize) -> usize {
-        ((layer * self.windows + window) * CONFIGS + config) * PHASES
+        let start: usize = self.shapes[..layer]
+            .iter()
+            .map(|&s| window_count(self.board, s) * s.configs())
+            .sum();
+        let configs = self.shapes.get(layer).map_or(0, |s| s.configs());
+        (start + window * configs + config) * PHASES
     }
 
     /// Whether some weight of `layer` is not zero.
@@ -393,16 +667,101 @@ impl PatternWeights {
         self.table[start..end].iter().any(|&v| v != 0)
     }
 
-    /// The file form: header and table.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(self.table.len() * 2);
-        for v in &self.table {
-            body.extend_from_slice(&v.to_le_bytes());
+    /// The weights a version-4 file keeps: for each layer, its kept windows' ([`Windows::kept`])
+    /// configurations and phases in order.
+    fn kept_values(&self) -> Vec<i16> {
+        let mut out = Vec::new();
+        for layer in 0..LAYERS {
+            let win = self.windows(layer);
+            for w in win.kept() {
+                let i = self.index(layer, w, 0);
+                out.extend_from_slice(&self.table[i..i + self.shapes[layer].configs() * PHASES]);
+            }
         }
+        out
+    }
+
+    /// The weights of the kept windows `kept` ([`PatternWeights::kept_values`]), with each
+    /// partner's weights the negated weights of its turned configurations.
+    fn from_kept(family: &str, board: u32, shapes: Shapes, kept: &[i16]) -> PatternWeights {
+        let mut out = PatternWeights::zero(family, board, shapes);
+        let mut at = 0;
+        for (layer, shape) in shapes.into_iter().enumerate() {
+            let win = out.windows(layer);
+            let n = shape.configs() * PHASES;
+            for w in win.kept() {
+                let i = out.index(layer, w, 0);
+                out.table[i..i + n].copy_from_slice(&kept[at..at + n]);
+                at += n;
+                if w < win.pairs {
+                    let j = out.index(layer, win.partner(w), 0);
+                    for_each_config(shape, |c, t| {
+                        for ph in 0..PHASES {
+                            out.table[j + t * PHASES + ph] =
+                                out.table[i + c * PHASES + ph].saturating_neg();
+                        }
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the table is colour-symmetric: every partner window's weights are the negated
+    /// weights of the turned configurations, and a self-turned window's configuration that is
+    /// its own image has no weight (what the trainer's tying gives, and what a version-4 file
+    /// can hold).
+    pub fn is_symmetric(&self) -> bool {
+        (0..LAYERS).all(|layer| {
+            let win = self.windows(layer);
+            let shape = self.shapes[layer];
+            (0..win.count).all(|w| {
+                let (i, j) = (
+                    self.index(layer, w, 0),
+                    self.index(layer, win.partner(w), 0),
+                );
+                let mut symmetric = true;
+                for_each_config(shape, |c, t| {
+                    for ph in 0..PHASES {
+                        symmetric &= self.table[i + c * PHASES + ph]
+                            == self.table[j + t * PHASES + ph].saturating_neg();
+                    }
+                });
+                symmetric
+            })
+        })
+    }
+
+    /// The file form (format [`VERSION`]): header, shapes, and the kept windows' weights in the
+    /// smaller encoding. The table must be colour-symmetric ([`PatternWeights::is_symmetric`]):
+    /// a partner window's weights are not written.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        debug_assert!(
+            self.is_symmetric(),
+            "a version-4 file holds symmetric weights"
+        );
+        let kept = self.kept_values();
+        let runs = zero_runs(&kept);
+        let mut body = Vec::with_capacity(SHAPE_BYTES + runs.len().min(2 * kept.len()));
+        body.extend(self.shapes.iter().map(|s| s.rows() as u8));
+        if runs.len() < 2 * kept.len() {
+            body.push(ENCODING_ZERO_RUNS);
+            body.extend_from_slice(&runs);
+        } else {
+            body.push(ENCODING_PLAIN);
+            for v in &kept {
+                body.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        let windows: usize = self
+            .shapes
+            .iter()
+            .map(|&s| window_count(self.board, s))
+            .sum();
         let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(self.windows as u16).to_le_bytes());
+        out.extend_from_slice(&(windows as u16).to_le_bytes());
         let mut name = [0u8; 16];
         let n = self.family.len().min(16);
         name[..n].copy_from_slice(&self.family.as_bytes()[..n]);
@@ -412,12 +771,9 @@ impl PatternWeights {
         out
     }
 
-    /// Reads a weight file, which must be of `family` with `windows` windows.
-    pub fn parse(
-        bytes: &[u8],
-        family: &str,
-        windows: usize,
-    ) -> Result<PatternWeights, WeightsError> {
+    /// Reads a weight file, which must be of `family`, whose board has `board` dark squares a
+    /// row (its windows' shapes are the file's).
+    pub fn parse(bytes: &[u8], family: &str, board: u32) -> Result<PatternWeights, WeightsError> {
         if bytes.len() < HEADER_BYTES || bytes[..8] != MAGIC {
             return Err(WeightsError::NotWeights);
         }
@@ -425,7 +781,6 @@ impl PatternWeights {
         if !(VERSION_MEN_ONLY..=VERSION).contains(&version) {
             return Err(WeightsError::Version(version));
         }
-        let layers = version as usize;
         let found_windows = u16::from_le_bytes([bytes[10], bytes[11]]) as usize;
         let name = &bytes[12..28];
         let end = name.iter().position(|&b| b == 0).unwrap_or(16);
@@ -436,12 +791,33 @@ impl PatternWeights {
                 found,
             });
         }
+        let sum = u64::from_le_bytes(bytes[28..36].try_into().expect("8 bytes"));
+        let body = &bytes[HEADER_BYTES..];
+        let out = if version == VERSION {
+            Self::parse_shaped(body, &found, board, found_windows)?
+        } else {
+            Self::parse_whole(body, &found, board, found_windows, version as usize)?
+        };
+        if fnv1a(body) != sum {
+            return Err(WeightsError::Checksum);
+        }
+        Ok(out)
+    }
+
+    /// The table of a file of version 1 to 3: the first `layers` layers of 4x4 windows, whole.
+    fn parse_whole(
+        body: &[u8],
+        family: &str,
+        board: u32,
+        found_windows: usize,
+        layers: usize,
+    ) -> Result<PatternWeights, WeightsError> {
+        let windows = window_count(board, Shape::Rows4);
         if found_windows != windows {
             return Err(WeightsError::Shape(format!(
                 "{found_windows} windows where the board has {windows}"
             )));
         }
-        let body = &bytes[HEADER_BYTES..];
         let want = layers * windows * CONFIGS * PHASES * 2;
         if body.len() != want {
             return Err(WeightsError::Shape(format!(
@@ -449,74 +825,148 @@ impl PatternWeights {
                 body.len()
             )));
         }
-        let sum = u64::from_le_bytes(bytes[28..36].try_into().expect("8 bytes"));
-        if fnv1a(body) != sum {
-            return Err(WeightsError::Checksum);
-        }
-        let mut out = PatternWeights::zero(&found, windows);
+        let mut out = PatternWeights::zero(family, board, SHAPES_4X4);
         for (v, c) in out.table.iter_mut().zip(body.chunks_exact(2)) {
             *v = i16::from_le_bytes([c[0], c[1]]);
         }
         Ok(out)
+    }
+
+    /// The table of a version-4 file: shapes, encoding, the kept windows' weights.
+    fn parse_shaped(
+        body: &[u8],
+        family: &str,
+        board: u32,
+        found_windows: usize,
+    ) -> Result<PatternWeights, WeightsError> {
+        let head = body.get(..SHAPE_BYTES).ok_or(WeightsError::Truncated)?;
+        let mut shapes = SHAPES_4X4;
+        for (layer, (shape, &rows)) in shapes.iter_mut().zip(head).enumerate() {
+            *shape = Shape::from_rows(rows as u32).ok_or_else(|| {
+                WeightsError::Shape(format!(
+                    "{} windows of {WINDOW_FILES}x{rows}; this build reads 4x4, 4x5 and 4x6",
+                    LAYER_NAMES[layer]
+                ))
+            })?;
+        }
+        let windows: usize = shapes.iter().map(|&s| window_count(board, s)).sum();
+        if found_windows != windows {
+            return Err(WeightsError::Shape(format!(
+                "{found_windows} windows where the board has {windows} of {}",
+                shapes_name(&shapes)
+            )));
+        }
+        let n: usize = shapes
+            .iter()
+            .map(|&s| Windows::new(board, s).kept().count() * s.configs() * PHASES)
+            .sum();
+        let data = &body[SHAPE_BYTES..];
+        let kept = match head[LAYERS] {
+            ENCODING_PLAIN => {
+                if data.len() < 2 * n {
+                    return Err(WeightsError::Truncated);
+                }
+                if data.len() > 2 * n {
+                    return Err(WeightsError::Shape(format!(
+                        "{} bytes past the table",
+                        data.len() - 2 * n
+                    )));
+                }
+                data.chunks_exact(2)
+                    .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                    .collect()
+            }
+            ENCODING_ZERO_RUNS => from_zero_runs(data, n)?,
+            e => {
+                return Err(WeightsError::Shape(format!(
+                    "table encoding {e}; this build reads {ENCODING_PLAIN} and {ENCODING_ZERO_RUNS}"
+                )));
+            }
+        };
+        Ok(PatternWeights::from_kept(family, board, shapes, &kept))
     }
 }
 
 /// A family's weights as the engine reads them: per layer, one table per pair of partner
 /// windows (the partner's weight is the negated weight of its turned configuration, which the
 /// trainer's tying guarantees) and one per self-turned window, so half the memory of the file's
-/// table.
+/// table; each layer with its shape, read once when the weights are loaded.
 #[derive(Clone, Debug)]
 pub struct EnginePatterns {
-    /// `table[(layer * slots + slot) * CONFIGS + config]`: `[opening, endgame]`, 1/UNITS
-    /// centi-men, White's view.
+    /// Layer after layer, from `start[layer]`: `table[start + slot * configs + config]` is
+    /// `[opening, endgame]`, 1/UNITS centi-men, White's view.
     table: Vec<[i16; PHASES]>,
-    /// Tables of a layer: the pairs and the self-turned windows.
-    slots: usize,
+    /// Where each layer's tables start in `table`.
+    start: [usize; LAYERS],
+    /// Each layer's window shape.
+    shapes: Shapes,
     /// Whether each layer has a weight that is not zero.
     used: [bool; LAYERS],
 }
 
 impl EnginePatterns {
-    /// The engine's table of `w`, whose windows are those of `G`.
+    /// The engine's table of `w`, whose board is `G`.
     pub fn new<G: Geometry>(w: &PatternWeights) -> EnginePatterns {
-        let win = &<G as BoardWindows>::WINDOWS;
-        assert_eq!(w.windows, win.count, "weights of the board's windows");
-        let slots: Vec<usize> = (0..win.pairs).chain(2 * win.pairs..win.count).collect();
-        let mut table = Vec::with_capacity(LAYERS * slots.len() * CONFIGS);
-        for layer in 0..LAYERS {
-            for &window in &slots {
-                for c in 0..CONFIGS {
-                    let i = w.index(layer, window, c);
-                    table.push([w.table[i], w.table[i + 1]]);
-                }
+        assert_eq!(w.board, G::W, "weights of the board's windows");
+        let mut table = Vec::new();
+        let mut start = [0; LAYERS];
+        for (layer, &shape) in w.shapes.iter().enumerate() {
+            start[layer] = table.len();
+            for window in windows_of::<G>(shape).kept() {
+                let i = w.index(layer, window, 0);
+                let weights = &w.table[i..i + shape.configs() * PHASES];
+                table.extend(weights.chunks_exact(PHASES).map(|p| [p[0], p[1]]));
             }
         }
         EnginePatterns {
             table,
-            slots: slots.len(),
+            start,
+            shapes: w.shapes,
             used: std::array::from_fn(|layer| w.uses(layer)),
         }
     }
 
+    /// Each layer's window shape.
+    pub fn shapes(&self) -> Shapes {
+        self.shapes
+    }
+
     /// The sums `(opening, endgame)` of one layer's windows for that layer's White and Black
-    /// pieces ([`layer_pieces`]).
+    /// pieces ([`layer_pieces`]): the layer's shape chosen here, once a layer.
     #[inline(always)]
-    fn layer<G: Geometry>(&self, layer: usize, (white, black): (u64, u64)) -> (i32, i32) {
-        let win = &<G as BoardWindows>::WINDOWS;
-        let table = &self.table[layer * self.slots * CONFIGS..(layer + 1) * self.slots * CONFIGS];
+    fn layer<G: Geometry>(&self, layer: usize, pieces: (u64, u64)) -> (i32, i32) {
+        match self.shapes[layer] {
+            Shape::Rows4 => self.layer_of::<G, 4>(layer, pieces),
+            Shape::Rows5 => self.layer_of::<G, 5>(layer, pieces),
+            Shape::Rows6 => self.layer_of::<G, 6>(layer, pieces),
+        }
+    }
+
+    /// [`EnginePatterns::layer`] for windows of `ROWS` rows (constants of the build).
+    #[inline(always)]
+    fn layer_of<G: Geometry, const ROWS: u32>(
+        &self,
+        layer: usize,
+        (white, black): (u64, u64),
+    ) -> (i32, i32) {
+        let win = &ShapedWindows::<G, ROWS>::WINDOWS;
+        let shape = ShapedWindows::<G, ROWS>::SHAPE;
+        let configs = shape.configs();
+        let turned = shape.turned_table();
+        let table = &self.table[self.start[layer]..];
         let (mut open, mut end) = (0i32, 0i32);
         for i in 0..win.pairs {
             let (m, pm) = (win.masks[i], win.masks[win.pairs + i]);
             let a = config(white, black, m);
             // The partner's configuration, turned into window i's.
-            let t = TERNARY_TURNED[extract(black, pm) as usize] as usize
-                + 2 * TERNARY_TURNED[extract(white, pm) as usize] as usize;
-            let (x, y) = (table[i * CONFIGS + a], table[i * CONFIGS + t]);
+            let t = turned[extract(black, pm) as usize] as usize
+                + 2 * turned[extract(white, pm) as usize] as usize;
+            let (x, y) = (table[i * configs + a], table[i * configs + t]);
             open += x[0] as i32 - y[0] as i32;
             end += x[1] as i32 - y[1] as i32;
         }
         for (k, w) in (2 * win.pairs..win.count).enumerate() {
-            let x = table[(win.pairs + k) * CONFIGS + config(white, black, win.masks[w])];
+            let x = table[(win.pairs + k) * configs + config(white, black, win.masks[w])];
             open += x[0] as i32;
             end += x[1] as i32;
         }
@@ -582,10 +1032,12 @@ pub fn identity(family: &str) -> String {
 /// What evaluates `R`'s positions, for people: the hand-made terms and the family's patterns.
 pub fn describe<R: Rules>() -> String {
     let family = family_name::<R>();
+    let shapes = embedded::<R>().shapes();
+    let windows: usize = shapes.iter().map(|&s| window_count(R::Board::W, s)).sum();
     format!(
-        "hand-made terms + patterns {} ({} windows)",
+        "hand-made terms + patterns {} ({windows} windows: {})",
         identity(family),
-        <R::Board as BoardWindows>::WINDOWS.count
+        shapes_name(&shapes)
     )
 }
 
@@ -597,11 +1049,11 @@ pub fn embedded<R: Rules>() -> &'static EnginePatterns {
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let family = family_name::<R>();
     TABLES[Family::of::<R>() as usize].get_or_init(|| {
-        let windows = <R::Board as BoardWindows>::WINDOWS.count;
+        let board = R::Board::W;
         let w = embedded_file(family)
             .ok_or(WeightsError::NotWeights)
-            .and_then(|b| PatternWeights::parse(b, family, windows))
-            .unwrap_or_else(|_| PatternWeights::zero(family, windows));
+            .and_then(|b| PatternWeights::parse(b, family, board))
+            .unwrap_or_else(|_| PatternWeights::zero(family, board, SHAPES_4X4));
         EnginePatterns::new::<R::Board>(&w)
     })
 }
@@ -611,104 +1063,277 @@ mod tests {
     use super::*;
     use crate::draughts::board::{Board8, Board10};
     use crate::draughts::rules::{English, International, Russian};
+    use crate::game::rng::Rng;
 
     #[test]
     fn windows_cover_the_board_and_pair_up() {
-        for (win, all, count) in [
-            (&<Board10 as BoardWindows>::WINDOWS, Board10::ALL, 28),
-            (&<Board8 as BoardWindows>::WINDOWS, Board8::ALL, 15),
+        for (w, all, counts, selfs) in [
+            (Board10::W, Board10::ALL, [28, 24, 20], [0, 0, 0]),
+            (Board8::W, Board8::ALL, [15, 12, 9], [1, 0, 1]),
         ] {
-            assert_eq!(win.count, count);
-            assert_eq!(win.pairs, count / 2);
-            let mut covered = 0;
-            for w in 0..win.count {
-                assert_eq!(win.masks[w].count_ones(), 8);
-                covered |= win.masks[w];
-                let p = win.partner(w);
-                assert_eq!(win.partner(p), w);
-                assert_eq!(win.masks[p].count_ones(), 8);
+            for (k, shape) in Shape::ALL.into_iter().enumerate() {
+                let win = Windows::new(w, shape);
+                assert_eq!(win.count, counts[k], "{shape}");
+                assert_eq!(window_count(w, shape), counts[k]);
+                assert_eq!(win.count - 2 * win.pairs, selfs[k], "{shape}");
+                assert_eq!(win.kept().count(), win.pairs + selfs[k]);
+                let mut covered = 0;
+                for i in 0..win.count {
+                    assert_eq!(win.masks[i].count_ones() as usize, shape.squares());
+                    covered |= win.masks[i];
+                    let p = win.partner(i);
+                    assert_eq!(win.partner(p), i);
+                    assert_eq!(win.masks[p].count_ones() as usize, shape.squares());
+                }
+                assert_eq!(covered, all, "{shape}");
             }
-            assert_eq!(covered, all);
         }
+        assert_eq!(
+            windows_of::<Board10>(Shape::Rows5).masks,
+            Windows::new(5, Shape::Rows5).masks
+        );
+        assert_eq!(
+            <Board8 as BoardWindows>::WINDOWS.masks,
+            windows_of::<Board8>(Shape::Rows4).masks
+        );
     }
 
     #[test]
     fn configurations_are_base_three_and_turn_back() {
         assert_eq!(config(0b1, 0b10, 0b11), 1 + 2 * 3);
         assert_eq!(config(0, 0, u64::MAX), 0);
-        for c in [0, 1, 2, 3, 100, 6560, 4321] {
-            assert_eq!(turned_config(turned_config(c)), c);
+        assert_eq!(config(0, 0xfff, 0xfff), 531440);
+        for shape in Shape::ALL {
+            let (n, last) = (shape.squares(), shape.configs() - 1);
+            for c in [0, 1, 2, 3, 100, last, last / 3, 4321] {
+                assert_eq!(turned_config(turned_config(c, n), n), c);
+            }
+            // White on digit 0 becomes Black on the last digit.
+            assert_eq!(turned_config(1, n), 2 * 3usize.pow(n as u32 - 1));
+            // The turned configuration from the bits of the window.
+            let mut rng = Rng::new(n as u64);
+            let full = (1u64 << n) - 1;
+            for _ in 0..200 {
+                let white = rng.next_u64() & full;
+                let black = rng.next_u64() & full & !white;
+                let c = config(white, black, full);
+                let turned = shape.turned_table();
+                let t = turned[black as usize] as usize + 2 * turned[white as usize] as usize;
+                assert_eq!(t, turned_config(c, n), "{shape}");
+            }
         }
-        // White on digit 0 becomes Black on digit 7.
-        assert_eq!(turned_config(1), 2 * 3usize.pow(7));
+        // Every configuration once, with its turned one.
+        for shape in Shape::ALL {
+            let mut seen = vec![false; shape.configs()];
+            for_each_config(shape, |c, t| {
+                assert!(!seen[c], "{shape} {c}");
+                seen[c] = true;
+                if c % 997 == 0 {
+                    assert_eq!(t, turned_config(c, shape.squares()));
+                }
+            });
+            assert!(seen.iter().all(|&s| s), "{shape}");
+        }
         assert_eq!(extract(0b1011_0000, 0b1111_0000), 0b1011);
-        // The turned configuration from the bits of the window.
-        for (w, b) in [(0b1u64, 0b1000_0000u64), (0b0110, 0b1001), (0, 0xff)] {
-            let c = config(w, b, 0xff);
-            let t = TERNARY_TURNED[b as usize] as usize + 2 * TERNARY_TURNED[w as usize] as usize;
-            assert_eq!(t, turned_config(c));
+        assert_eq!("4x5".parse::<Shape>(), Ok(Shape::Rows5));
+        assert!(
+            "4x7"
+                .parse::<Shape>()
+                .unwrap_err()
+                .contains("4x4, 4x5, 4x6")
+        );
+    }
+
+    /// Colour-symmetric random weights of `shapes` on the board of `board` squares a row, one
+    /// in `sparseness` of them (about) not zero.
+    fn random_weights(
+        family: &str,
+        board: u32,
+        shapes: Shapes,
+        seed: u64,
+        sparseness: usize,
+    ) -> PatternWeights {
+        let mut rng = Rng::new(seed);
+        let w = PatternWeights::zero(family, board, shapes);
+        let kept: Vec<i16> = w
+            .kept_values()
+            .iter()
+            .map(|_| match rng.below(sparseness) {
+                0 => rng.below(2000) as i16 - 1000,
+                _ => 0,
+            })
+            .collect();
+        let mut w = PatternWeights::from_kept(family, board, shapes, &kept);
+        // A self-turned window's configurations that are their own image have no weight.
+        for (layer, &shape) in shapes.iter().enumerate() {
+            let win = w.windows(layer);
+            for s in 2 * win.pairs..win.count {
+                for c in 0..shape.configs() {
+                    let t = turned_config(c, shape.squares());
+                    let (i, j) = (w.index(layer, s, c), w.index(layer, s, t));
+                    for ph in 0..PHASES {
+                        if t == c {
+                            w.table[i + ph] = 0;
+                        } else if t > c {
+                            w.table[j + ph] = -w.table[i + ph];
+                        }
+                    }
+                }
+            }
         }
+        assert!(w.is_symmetric());
+        w
     }
 
     #[test]
     fn weight_files_round_trip_and_refuse_the_wrong_one() {
-        let mut w = PatternWeights::zero("international", 28);
-        w.table[5] = -7;
-        w.table[1000] = 300;
+        let shapes = [Shape::Rows5, Shape::Rows4, Shape::Rows4];
+        for (family, board) in [("international", Board10::W), ("english", Board8::W)] {
+            let w = random_weights(family, board, shapes, 7, 4);
+            let bytes = w.to_bytes();
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION);
+            assert_eq!(bytes[HEADER_BYTES..HEADER_BYTES + LAYERS], [5, 4, 4]);
+            assert_eq!(PatternWeights::parse(&bytes, family, board), Ok(w));
+        }
+        let w = random_weights("international", 5, shapes, 8, 4);
         let bytes = w.to_bytes();
-        assert_eq!(PatternWeights::parse(&bytes, "international", 28), Ok(w));
+        assert_eq!(bytes[HEADER_BYTES + LAYERS], ENCODING_ZERO_RUNS);
         assert!(matches!(
-            PatternWeights::parse(&bytes, "english", 15),
+            PatternWeights::parse(&bytes, "english", 4),
             Err(WeightsError::Family { .. })
         ));
+        // Cut anywhere in the table, or in the shapes.
+        for cut in [1, 2, 100, bytes.len() - HEADER_BYTES - 2] {
+            assert_eq!(
+                PatternWeights::parse(&bytes[..bytes.len() - cut], "international", 5),
+                Err(WeightsError::Truncated),
+                "cut {cut}"
+            );
+        }
+        let mut long = bytes.clone();
+        long.push(0);
         assert!(matches!(
-            PatternWeights::parse(&bytes[..bytes.len() - 2], "international", 28),
+            PatternWeights::parse(&long, "international", 5),
             Err(WeightsError::Shape(_))
         ));
-        let mut bad = bytes.clone();
-        bad[HEADER_BYTES + 10] ^= 1;
+        // A shape this build does not read; a shape the window count does not fit; a board of
+        // other windows.
+        let mut seven = bytes.clone();
+        seven[HEADER_BYTES] = 7;
+        let e = PatternWeights::parse(&seven, "international", 5).unwrap_err();
+        assert!(e.to_string().contains("men windows of 4x7"), "{e}");
+        let mut six = bytes.clone();
+        six[HEADER_BYTES] = 6;
+        let e = PatternWeights::parse(&six, "international", 5).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("80 windows where the board has 76 of men 4x6, kings 4x4"),
+            "{e}"
+        );
+        assert!(matches!(
+            PatternWeights::parse(&bytes, "international", 4),
+            Err(WeightsError::Shape(_))
+        ));
+        // A weight changed (in a plain table, where any byte is a weight's).
+        let mut bad = alternating(shapes).to_bytes();
+        assert_eq!(bad[HEADER_BYTES + LAYERS], ENCODING_PLAIN);
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
         assert_eq!(
-            PatternWeights::parse(&bad, "international", 28),
+            PatternWeights::parse(&bad, "international", 5),
             Err(WeightsError::Checksum)
         );
-        let mut v2 = bytes.clone();
-        v2[8] = 9;
+        let mut encoding = bytes.clone();
+        encoding[HEADER_BYTES + LAYERS] = 2;
+        let e = PatternWeights::parse(&encoding, "international", 5).unwrap_err();
+        assert!(e.to_string().contains("table encoding 2"), "{e}");
+        let mut v9 = bytes.clone();
+        v9[8] = 9;
         assert_eq!(
-            PatternWeights::parse(&v2, "international", 28),
+            PatternWeights::parse(&v9, "international", 5),
             Err(WeightsError::Version(9))
         );
         assert_eq!(
-            PatternWeights::parse(b"[Event]", "international", 28),
+            PatternWeights::parse(b"[Event]", "international", 5),
             Err(WeightsError::NotWeights)
         );
+    }
+
+    /// International weights of `shapes` whose kept weights are zero and not zero in turn:
+    /// zero spans as long as the plain table, so written plain.
+    fn alternating(shapes: Shapes) -> PatternWeights {
+        let zero = PatternWeights::zero("international", 5, shapes);
+        let kept: Vec<i16> = (0..zero.kept_values().len())
+            .map(|i| (i % 2) as i16 * (i % 1000) as i16)
+            .collect();
+        PatternWeights::from_kept("international", 5, shapes, &kept)
+    }
+
+    #[test]
+    fn both_encodings_read_back() {
+        // Dense weights are written plain, sparse ones in zero spans: either reads back.
+        let dense = alternating([Shape::Rows4, Shape::Rows5, Shape::Rows4]);
+        let mut sparse = PatternWeights::zero("english", 4, [Shape::Rows6; LAYERS]);
+        let i = sparse.index(MEN, 0, 12345);
+        sparse.table[i] = 5;
+        // The partner's weights from the kept window's.
+        let sparse = PatternWeights::from_kept("english", 4, sparse.shapes, &sparse.kept_values());
+        for (w, encoding) in [(dense, ENCODING_PLAIN), (sparse, ENCODING_ZERO_RUNS)] {
+            let bytes = w.to_bytes();
+            assert_eq!(bytes[HEADER_BYTES + LAYERS], encoding);
+            assert_eq!(PatternWeights::parse(&bytes, &w.family, w.board), Ok(w));
+        }
+    }
+
+    /// The file of format version `version` (1 to 3: the first `version` layers, 4x4, whole)
+    /// of `w`, as the builds before version 4 wrote it.
+    fn whole_file(w: &PatternWeights, version: u16) -> Vec<u8> {
+        let layers = version as usize;
+        let mut body = Vec::new();
+        for v in &w.table[..w.index(layers, 0, 0)] {
+            body.extend_from_slice(&v.to_le_bytes());
+        }
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&version.to_le_bytes());
+        out.extend_from_slice(&(w.windows(MEN).count as u16).to_le_bytes());
+        let mut name = [0u8; 16];
+        name[..w.family.len()].copy_from_slice(w.family.as_bytes());
+        out.extend_from_slice(&name);
+        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
     }
 
     #[test]
     fn older_files_read_with_their_missing_layers_zero() {
         // Version 1 holds the men's layer alone (the files before the kings' layer), version 2
-        // the men's and the kings' (before the mixed layer).
-        for version in VERSION_MEN_ONLY..VERSION {
+        // the men's and the kings' (before the mixed layer), version 3 all three; all 4x4 and
+        // whole, even a table that is not symmetric.
+        for version in VERSION_MEN_ONLY..=VERSION_WHOLE {
             let layers = version as usize;
-            let mut w = PatternWeights::zero("english", 15);
+            let mut w = PatternWeights::zero("english", 4, SHAPES_4X4);
             for layer in 0..layers {
                 let i = w.index(layer, 0, 7);
                 w.table[i] = 12 + layer as i16;
             }
-            let mut old = w.to_bytes();
-            old[8..10].copy_from_slice(&version.to_le_bytes());
-            old.truncate(HEADER_BYTES + 2 * w.index(layers, 0, 0));
-            let sum = fnv1a(&old[HEADER_BYTES..]);
-            old[28..36].copy_from_slice(&sum.to_le_bytes());
-            let back = PatternWeights::parse(&old, "english", 15).unwrap();
+            let old = whole_file(&w, version);
+            let back = PatternWeights::parse(&old, "english", 4).unwrap();
             assert_eq!(back, w, "version {version}");
             for layer in 0..LAYERS {
                 assert_eq!(back.uses(layer), layer < layers, "version {version}");
             }
-            // A file of this build's version and an older one's length is short.
-            let mut short = old.clone();
-            short[8..10].copy_from_slice(&VERSION.to_le_bytes());
+            // A file of a later version and this one's length is short.
+            if version < VERSION_WHOLE {
+                let mut short = old.clone();
+                short[8..10].copy_from_slice(&VERSION_WHOLE.to_le_bytes());
+                assert!(matches!(
+                    PatternWeights::parse(&short, "english", 4),
+                    Err(WeightsError::Shape(_))
+                ));
+            }
+            // Windows of another board.
             assert!(matches!(
-                PatternWeights::parse(&short, "english", 15),
+                PatternWeights::parse(&old, "english", 5),
                 Err(WeightsError::Shape(_))
             ));
         }
@@ -717,13 +1342,17 @@ mod tests {
     /// Engine patterns of one weight of `layer` (16 centi-men): a White piece alone on the
     /// first square of window 0 (digit 0, configuration 1), tied to a Black piece on the last
     /// square of its partner. With it that square and a square outside both windows.
-    fn one_weight(layer: usize) -> (EnginePatterns, u64, u64) {
-        let win = &<Board8 as BoardWindows>::WINDOWS;
-        let mut w = PatternWeights::zero("flying-8x8", win.count);
+    fn one_weight(layer: usize, shapes: Shapes) -> (EnginePatterns, u64, u64) {
+        let mut w = PatternWeights::zero("flying-8x8", Board8::W, shapes);
+        let win = w.windows(layer);
         let i = w.index(layer, 0, 1);
         w.table[i] = 16 * UNITS as i16;
         w.table[i + 1] = 16 * UNITS as i16;
-        let j = w.index(layer, win.partner(0), turned_config(1));
+        let j = w.index(
+            layer,
+            win.partner(0),
+            turned_config(1, shapes[layer].squares()),
+        );
         w.table[j] = -16 * UNITS as i16;
         w.table[j + 1] = -16 * UNITS as i16;
         let sq = win.masks[0] & win.masks[0].wrapping_neg();
@@ -734,37 +1363,60 @@ mod tests {
 
     #[test]
     fn the_kings_layer_scores_kings_only() {
-        // White's piece on the weight's square, Black's outside.
-        let (e, sq, far) = one_weight(KINGS);
-        // A White king there scores, a White man there does not.
-        assert_eq!(e.score::<Board8>(sq, far, sq), 16 * UNITS);
-        assert_eq!(e.score::<Board8>(sq, far, 0), 0);
-        assert_eq!(e.score::<Board8>(sq, far, far), 0);
+        for shapes in [SHAPES_4X4, [Shape::Rows4, Shape::Rows5, Shape::Rows4]] {
+            // White's piece on the weight's square, Black's outside.
+            let (e, sq, far) = one_weight(KINGS, shapes);
+            // A White king there scores, a White man there does not.
+            assert_eq!(e.score::<Board8>(sq, far, sq), 16 * UNITS);
+            assert_eq!(e.score::<Board8>(sq, far, 0), 0);
+            assert_eq!(e.score::<Board8>(sq, far, far), 0);
+        }
     }
 
     #[test]
     fn the_mixed_layer_reads_men_and_kings_in_positions_with_kings() {
-        let (e, sq, far) = one_weight(MIXED);
-        // With a king on the board, a White man or a White king there scores.
-        assert_eq!(e.score::<Board8>(sq, far, far), 16 * UNITS);
-        assert_eq!(e.score::<Board8>(sq, far, sq), 16 * UNITS);
-        // Without kings the layer is not read (the men's layer is).
-        assert_eq!(e.score::<Board8>(sq, far, 0), 0);
-        assert_eq!(layer_pieces(sq, far, 0)[MIXED], (0, 0));
+        for shapes in [SHAPES_4X4, [Shape::Rows5, Shape::Rows4, Shape::Rows6]] {
+            let (e, sq, far) = one_weight(MIXED, shapes);
+            // With a king on the board, a White man or a White king there scores.
+            assert_eq!(e.score::<Board8>(sq, far, far), 16 * UNITS);
+            assert_eq!(e.score::<Board8>(sq, far, sq), 16 * UNITS);
+            // Without kings the layer is not read (the men's layer is).
+            assert_eq!(e.score::<Board8>(sq, far, 0), 0);
+            assert_eq!(layer_pieces(sq, far, 0)[MIXED], (0, 0));
+        }
+    }
+
+    #[test]
+    fn the_men_layer_of_every_shape_scores_its_weight() {
+        for shape in Shape::ALL {
+            let (e, sq, far) = one_weight(MEN, [shape, Shape::Rows4, Shape::Rows4]);
+            assert_eq!(e.score::<Board8>(sq, far, 0), 16 * UNITS, "{shape}");
+            // A Black man there is another configuration.
+            assert_eq!(e.score::<Board8>(far, sq, 0), 0, "{shape}");
+        }
     }
 
     #[test]
     fn the_embedded_weights_load_for_every_family() {
-        for (family, windows) in [("international", 28), ("flying-8x8", 15), ("english", 15)] {
+        for (family, board) in [
+            ("international", Board10::W),
+            ("flying-8x8", Board8::W),
+            ("english", Board8::W),
+        ] {
             let bytes = embedded_file(family).unwrap();
-            PatternWeights::parse(bytes, family, windows)
-                .unwrap_or_else(|e| panic!("{family}: {e}"));
+            PatternWeights::parse(bytes, family, board).unwrap_or_else(|e| panic!("{family}: {e}"));
         }
-        assert_eq!(
-            embedded::<International>().table.len(),
-            LAYERS * 14 * CONFIGS
-        );
-        assert_eq!(embedded::<Russian>().table.len(), LAYERS * 8 * CONFIGS);
-        assert_eq!(embedded::<English>().table.len(), LAYERS * 8 * CONFIGS);
+        let size = |shapes: Shapes, board: u32| -> usize {
+            shapes
+                .iter()
+                .map(|&s| Windows::new(board, s).kept().count() * s.configs())
+                .sum()
+        };
+        let intl = embedded::<International>();
+        assert_eq!(intl.table.len(), size(intl.shapes(), 5));
+        let russian = embedded::<Russian>();
+        assert_eq!(russian.table.len(), size(russian.shapes(), 4));
+        let english = embedded::<English>();
+        assert_eq!(english.table.len(), size(english.shapes(), 4));
     }
 }
