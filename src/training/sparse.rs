@@ -876,15 +876,24 @@ fn train_in_passes<G: Geometry>(
         .windows(2)
         .map(|s| (s[1] - s[0]) * PHASES)
         .collect();
+    // A partner window's block owns no window and is never stepped: no gradient buffers.
     let mut blocks: Vec<Block> = (0..windows)
-        .map(|first| Block {
-            windows: (0..windows)
+        .map(|first| {
+            let owned: Vec<usize> = (0..windows)
                 .filter(|&lw| model.tying.owner[lw] == first)
-                .collect(),
-            first,
-            grad: vec![0.0; block_lens[first]],
-            seen: vec![false; block_lens[first] / PHASES],
-            touched: Vec::new(),
+                .collect();
+            let len = if owned.is_empty() {
+                0
+            } else {
+                block_lens[first]
+            };
+            Block {
+                windows: owned,
+                first,
+                grad: vec![0.0; len],
+                seen: vec![false; len / PHASES],
+                touched: Vec::new(),
+            }
         })
         .collect();
     let mut t = 0usize;

@@ -347,14 +347,6 @@ impl Windows {
     }
 }
 
-/// The 4x4 windows of every board, built at compile time.
-pub trait BoardWindows: Geometry {
-    /// This board's 4x4 windows.
-    const WINDOWS: Windows = Windows::new(Self::W, Shape::Rows4);
-}
-
-impl<G: Geometry> BoardWindows for G {}
-
 /// The windows of `ROWS` rows on board `G`, built at compile time (`ROWS` 4, 5 or 6).
 pub struct ShapedWindows<G, const ROWS: u32>(PhantomData<G>);
 
@@ -1093,7 +1085,7 @@ mod tests {
             Windows::new(5, Shape::Rows5).masks
         );
         assert_eq!(
-            <Board8 as BoardWindows>::WINDOWS.masks,
+            Windows::new(4, Shape::Rows4).masks,
             windows_of::<Board8>(Shape::Rows4).masks
         );
     }
