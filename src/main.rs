@@ -42,6 +42,9 @@ enum Command {
     Match(Box<cli::matches::MatchArgs>),
     /// Count the leaves of the legal-move tree (move generator test and benchmark).
     Perft(cli::perft::PerftArgs),
+    /// Replace the scores of self-play data by a deeper search's: every position searched again
+    /// at a larger node count (deterministic, shardable by chunk, resumable).
+    Relabel(cli::relabel::RelabelArgs),
     /// Play the engine against itself at a fixed node count and write every quiet position with
     /// its game's result and search score as training data (deterministic, shardable, resumable).
     Selfplay(cli::selfplay::SelfplayArgs),
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Some(Command::Egdb(args)) => cli::egdb::run(args),
         Some(Command::Match(args)) => cli::matches::run(*args),
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Relabel(args)) => cli::relabel::run(args),
         Some(Command::Selfplay(args)) => cli::selfplay::run(args),
         Some(Command::Spsa(args)) => cli::spsa::run(*args),
         Some(Command::Tune(args)) => cli::tune::run(args),

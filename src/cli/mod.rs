@@ -26,6 +26,7 @@ pub mod gui;
 pub mod hub;
 pub mod matches;
 pub mod perft;
+pub mod relabel;
 pub mod selfplay;
 pub mod spsa;
 pub mod tune;

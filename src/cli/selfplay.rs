@@ -85,6 +85,44 @@ pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
     Ok((i, n))
 }
 
+/// One transposition table of `hash` MiB for each of `threads` workers, refused up front (naming
+/// `--threads` and `--hash`) when the machine cannot give them all.
+pub fn worker_tables(threads: usize, hash: usize) -> Result<Vec<Tt>, String> {
+    let what = format!("{threads} workers (--threads) x {hash} MiB each (--hash)");
+    tiao::memory::check(&what, threads as u64 * hash as u64).map_err(|e| e.to_string())?;
+    (0..threads)
+        .map(|_| Tt::try_new(hash))
+        .collect::<Result<Vec<Tt>, _>>()
+        .map_err(|e| format!("--{e}"))
+}
+
+/// The valid chunks of the data file `out` when it exists and is not empty (`None` otherwise),
+/// for a writer to resume after; an error when it holds no self-play data at all. The file is
+/// not changed: the caller checks the chunks, then [`truncate`]s a cut-off last chunk away.
+pub fn existing_chunks(out: &str) -> Result<Option<data::Scan>, String> {
+    let existing = std::fs::read(out).unwrap_or_default();
+    if existing.is_empty() {
+        return Ok(None);
+    }
+    let scan = data::scan(&existing);
+    if scan.chunks.is_empty() && !existing.starts_with(&data::MAGIC) {
+        return Err(format!(
+            "{out}: exists and holds no self-play data ({}); choose another --out",
+            scan.stopped.unwrap_or_default()
+        ));
+    }
+    Ok(Some(scan))
+}
+
+/// Cuts the file `out` to its first `bytes` bytes (its valid chunks).
+pub fn truncate(out: &str, bytes: u64) -> Result<(), String> {
+    OpenOptions::new()
+        .write(true)
+        .open(out)
+        .and_then(|f| f.set_len(bytes))
+        .map_err(|e| format!("{out}: {e}"))
+}
+
 pub fn run(args: SelfplayArgs) -> Result<(), String> {
     let kind = args.game.kind();
     dispatch!(kind, R => run_rules::<R>(&args, kind), morris => {
@@ -93,18 +131,8 @@ pub fn run(args: SelfplayArgs) -> Result<(), String> {
 }
 
 fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String> {
-    // One table per worker for the whole run (each game clears its own first), refused up
-    // front when the machine cannot give them all.
-    let what = format!(
-        "{} workers (--threads) x {} MiB each (--hash)",
-        args.threads, args.hash
-    );
-    tiao::memory::check(&what, args.threads as u64 * args.hash as u64)
-        .map_err(|e| e.to_string())?;
-    let tables = (0..args.threads)
-        .map(|_| Tt::try_new(args.hash))
-        .collect::<Result<Vec<Tt>, _>>()
-        .map_err(|e| format!("--{e}"))?;
+    // One table per worker for the whole run (each game clears its own first).
+    let tables = worker_tables(args.threads, args.hash)?;
     let board10 = R::Board::SIZE == 10;
     let settings = Settings {
         nodes: args.nodes,
@@ -125,9 +153,7 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
     };
     // Resume: keep the complete chunks of the same run.
     let mut done_games = 0u64;
-    let existing = std::fs::read(&args.out).unwrap_or_default();
-    if !existing.is_empty() {
-        let scan = data::scan(&existing);
+    if let Some(scan) = existing_chunks(&args.out)? {
         for c in &scan.chunks {
             let same = c.variant == header.variant
                 && c.shard == shard
@@ -146,13 +172,6 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
             }
             done_games += c.games as u64;
         }
-        if scan.chunks.is_empty() && !existing.starts_with(&data::MAGIC) {
-            return Err(format!(
-                "{}: exists and holds no self-play data ({}); choose another --out",
-                args.out,
-                scan.stopped.unwrap_or_default()
-            ));
-        }
         if let Some(why) = &scan.stopped {
             eprintln!(
                 "{}: dropping an incomplete last chunk ({why}); resuming after game {done_games}",
@@ -161,12 +180,7 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         } else {
             eprintln!("{}: resuming after game {done_games}", args.out);
         }
-        let f = OpenOptions::new()
-            .write(true)
-            .open(&args.out)
-            .map_err(|e| format!("{}: {e}", args.out))?;
-        f.set_len(scan.valid_bytes)
-            .map_err(|e| format!("{}: {e}", args.out))?;
+        truncate(&args.out, scan.valid_bytes)?;
     }
     let mine: Vec<u64> = selfplay::shard_games(args.games, shard, shards).collect();
     let todo = &mine[(done_games as usize).min(mine.len())..];

@@ -61,8 +61,9 @@ fn game_rng(seed: u64, game: u64) -> Rng {
     r
 }
 
-/// The score stored for a search score (side to move).
-fn stored_score(s: i32) -> i16 {
+/// The score stored for a search score (side to move): a proven win or loss as ±[`DECISIVE`],
+/// any other score clamped inside it.
+pub fn stored_score(s: i32) -> i16 {
     if is_decisive(s) {
         if s > 0 { DECISIVE } else { -DECISIVE }
     } else {
@@ -70,7 +71,33 @@ fn stored_score(s: i32) -> i16 {
     }
 }
 
-/// A node-limited, one-thread search of the last position of `track`.
+/// A node-limited, one-thread search of `pos`, whose game passed through the positions of keys
+/// `history` (for repetitions; empty when unknown), on `tt` as it is: the search of self-play
+/// and of relabelling (`relabel`), where a node limit, never a time limit, keeps a run
+/// reproducible.
+pub fn node_search<R: Rules>(
+    pos: &Position<R>,
+    history: &[u64],
+    nodes: u64,
+    tt: &Tt,
+) -> search::SearchResult<<Position<R> as Game>::Move> {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    search::search(
+        pos,
+        history,
+        &limits,
+        &SearchOptions::default(),
+        tt,
+        &Control::new(false),
+        &mut |_| {},
+        &mut |_| {},
+    )
+}
+
+/// [`node_search`] of the last position of `track`.
 fn search_at<R: Rules>(
     track: &GameTrack<Position<R>>,
     nodes: u64,
@@ -81,20 +108,7 @@ fn search_at<R: Rules>(
         .iter()
         .map(|p| p.key())
         .collect();
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    search::search(
-        track.position(),
-        &history,
-        &limits,
-        &SearchOptions::default(),
-        tt,
-        &Control::new(false),
-        &mut |_| {},
-        &mut |_| {},
-    )
+    node_search(track.position(), &history, nodes, tt)
 }
 
 /// The opening of game `game`: a random walk of `opening_plies` plies, kept when a search at

@@ -13,6 +13,7 @@ mod cli_output;
 mod match_faults;
 mod match_pdn;
 mod match_runner;
+mod relabel_cli;
 mod selfplay_cli;
 mod source_tree;
 mod spsa_cli;

@@ -1,0 +1,238 @@
+//! `tiao relabel`: self-play data with its scores replaced by a deeper search's
+//! (`tiao::training::relabel` does a chunk). Streams the input one batch of chunks at a time;
+//! shardable by chunk (`--shard I/N`: the input's chunks `c` with `c % N == I`); resumable:
+//! run again with the same arguments and it continues after the last complete chunk of the
+//! output, checking that the chunks there are those the input gives.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, BufWriter, Write};
+use std::time::Instant;
+use tiao::dispatch;
+use tiao::draughts::rules::Rules;
+use tiao::training::data::{self, ChunkHeader, Record};
+use tiao::training::relabel::relabel_chunk;
+use tiao::variant::GameKind;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  tiao relabel --data intl.tsd --nodes 32000 --out intl-32k.tsd
+  tiao relabel --data intl.tsd --nodes 32000 --shard 0/8 --out intl-32k-0.tsd
+
+The output has the input's chunks (those of --shard), each position's score replaced by a
+search at --nodes (the chunk header's nodes field says so); positions, results and plies are
+kept. Sharded over N machines, each runs
+  tiao relabel --data all.tsd --nodes 32000 --shard $I/$N --out part-$I.tsd
+and the parts concatenate (`cat part-*.tsd`; in any order: a fit does not depend on the order
+of the chunks but for its batches). Interrupted? Run the same command again.")]
+pub struct RelabelArgs {
+    #[command(flatten)]
+    game: super::GameArgs,
+    /// Self-play data file to relabel.
+    #[arg(long)]
+    data: String,
+    /// Output file; appended to when it holds complete chunks of the same relabelling.
+    #[arg(long, short)]
+    out: String,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = 32000, value_parser = super::whole::<u64>(1, u32::MAX as u64))]
+    nodes: u64,
+    /// This process's share of the input's chunks, I/N (0-based I): the chunks c with c % N == I.
+    #[arg(long, default_value = "0/1", value_parser = super::selfplay::parse_shard)]
+    shard: (u32, u32),
+    /// Worker threads (chunks relabelled at once).
+    #[arg(long, short, default_value_t = default_threads(),
+          value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
+    threads: usize,
+    /// Transposition table per worker, MiB.
+    #[arg(long, default_value_t = 16, value_parser = super::whole::<usize>(1, super::MAX_HASH_MIB))]
+    hash: usize,
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub fn run(args: RelabelArgs) -> Result<(), String> {
+    let kind = args.game.kind();
+    dispatch!(kind, R => run_rules::<R>(&args, kind), morris => {
+        Err("tiao relabel relabels draughts training data; morris is not supported".to_string())
+    })
+}
+
+/// Whether output chunk `done` is input chunk `input` relabelled at `nodes`.
+fn same_chunk(done: &ChunkHeader, input: &ChunkHeader, nodes: u32) -> bool {
+    *done == ChunkHeader { nodes, ..*input }
+}
+
+fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String> {
+    let same_file = match (
+        std::fs::canonicalize(&args.data),
+        std::fs::canonicalize(&args.out),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same_file {
+        return Err(format!(
+            "--out {} is the input: write the relabelled data to another file",
+            args.out
+        ));
+    }
+    // One table per worker (each chunk clears its own first).
+    let tables = super::selfplay::worker_tables(args.threads, args.hash)?;
+    let input = File::open(&args.data).map_err(|e| format!("{}: {e}", args.data))?;
+    let input_bytes = input.metadata().map(|m| m.len()).unwrap_or(0);
+    // Resume: the complete chunks already written, checked against the input as it is read;
+    // a cut-off last chunk is cut away when the first new chunk is written, after that check.
+    let scan = super::selfplay::existing_chunks(&args.out)?;
+    if let Some(scan) = &scan {
+        let n = scan.chunks.len();
+        match &scan.stopped {
+            Some(why) => eprintln!(
+                "{}: dropping an incomplete last chunk ({why}); resuming after chunk {n}",
+                args.out
+            ),
+            None => eprintln!("{}: resuming after chunk {n}", args.out),
+        }
+    }
+    let (done, valid_bytes) = scan.map_or((Vec::new(), None), |s| (s.chunks, Some(s.valid_bytes)));
+    let mut out: Option<BufWriter<File>> = None;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    let (shard, shards) = args.shard;
+    eprintln!(
+        "relabel {}: {} (shard {shard}/{shards} of its chunks), {} nodes a position, {} threads \
+         -> {}",
+        kind.variant.name(),
+        args.data,
+        args.nodes,
+        args.threads,
+        args.out
+    );
+    let bar = ProgressBar::new(input_bytes).with_style(
+        ProgressStyle::with_template(
+            "{bar:40} {percent}% of the input  {msg}  [{elapsed_precise}, {eta} left]",
+        )
+        .expect("a valid template"),
+    );
+    let start = Instant::now();
+    let nodes = args.nodes as u32;
+    let batch_len = args.threads * 2;
+    let mut batch: Vec<(u64, ChunkHeader, Vec<Record>)> = Vec::with_capacity(batch_len);
+    let (mut index, mut selected, mut positions, mut changed) = (0u64, 0usize, 0u64, 0u64);
+    // Relabels the batch in parallel and writes it in the input's order.
+    let mut flush = |batch: &mut Vec<(u64, ChunkHeader, Vec<Record>)>| -> Result<(), String> {
+        if out.is_none() {
+            if let Some(bytes) = valid_bytes {
+                super::selfplay::truncate(&args.out, bytes)?;
+            }
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&args.out)
+                .map_err(|e| format!("{}: {e}", args.out))?;
+            out = Some(BufWriter::new(file));
+        }
+        let w = out.as_mut().expect("opened above");
+        let relabelled: Vec<Result<Vec<Record>, String>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|(at, _, records)| {
+                    let worker = rayon::current_thread_index().unwrap_or(0);
+                    let mut new = records.clone();
+                    relabel_chunk::<R>(&mut new, args.nodes, &tables[worker])
+                        .map_err(|e| format!("{}: chunk at byte {at}, {e}", args.data))?;
+                    Ok(new)
+                })
+                .collect()
+        });
+        for ((_, h, old), new) in batch.iter().zip(relabelled) {
+            let new = new?;
+            data::write_chunk(w, &ChunkHeader { nodes, ..*h }, &new)
+                .and_then(|_| w.flush())
+                .map_err(|e| format!("{}: {e}", args.out))?;
+            positions += new.len() as u64;
+            changed += new
+                .iter()
+                .zip(old)
+                .filter(|(n, o)| n.score != o.score)
+                .count() as u64;
+        }
+        batch.clear();
+        bar.set_message(format!("{positions} positions relabelled"));
+        Ok(())
+    };
+    // The reader stops at the first error its callback returns; ours is kept in `failure`
+    // and reported instead of the placeholder that stops the reader.
+    let mut failure: Option<String> = None;
+    let stop = || data::DataError::Io(std::io::Error::other("stopped by relabel"));
+    let read = data::read_chunks(BufReader::new(input), |at, h, records| {
+        data::check_variant(at, h, kind.variant)?;
+        bar.set_position(at);
+        let mine = index % shards as u64 == shard as u64;
+        index += 1;
+        if !mine {
+            return Ok(());
+        }
+        if let Some(d) = done.get(selected) {
+            selected += 1;
+            if !same_chunk(d, h, nodes) {
+                failure = Some(format!(
+                    "{}: chunk {} is not the input's chunk at byte {at} relabelled at {} nodes \
+                     (another input, --shard or --nodes?); choose another --out",
+                    args.out,
+                    selected - 1,
+                    args.nodes
+                ));
+                return Err(stop());
+            }
+            return Ok(());
+        }
+        selected += 1;
+        batch.push((at, *h, records));
+        if batch.len() == batch_len
+            && let Err(e) = flush(&mut batch)
+        {
+            failure = Some(e);
+            return Err(stop());
+        }
+        Ok(())
+    });
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    read.map_err(|e| format!("{}: {e}", args.data))?;
+    if selected < done.len() {
+        return Err(format!(
+            "{}: holds {} chunks, but the input gives {selected} for shard {shard}/{shards}; \
+             choose another --out",
+            args.out,
+            done.len()
+        ));
+    }
+    flush(&mut batch)?;
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "relabel {}: {positions} positions at {} nodes ({:.1}% of the scores changed); {:.1} s, \
+         {:.0} positions/s; {} chunks before, {} -> {}",
+        kind.variant.name(),
+        args.nodes,
+        100.0 * changed as f64 / positions.max(1) as f64,
+        secs,
+        positions as f64 / secs.max(1e-9),
+        done.len(),
+        if done.is_empty() {
+            "written"
+        } else {
+            "appended"
+        },
+        args.out
+    );
+    Ok(())
+}
