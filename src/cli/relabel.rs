@@ -62,6 +62,18 @@ pub fn run(args: RelabelArgs) -> Result<(), String> {
     })
 }
 
+/// Why the reading of the input stopped: its data, or the relabelling (a message).
+enum Stop {
+    Data(data::DataError),
+    Other(String),
+}
+
+impl From<data::DataError> for Stop {
+    fn from(e: data::DataError) -> Self {
+        Stop::Data(e)
+    }
+}
+
 /// Whether output chunk `done` is input chunk `input` relabelled at `nodes`.
 fn same_chunk(done: &ChunkHeader, input: &ChunkHeader, nodes: u32) -> bool {
     *done == ChunkHeader { nodes, ..*input }
@@ -167,46 +179,40 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
         bar.set_message(format!("{positions} positions relabelled"));
         Ok(())
     };
-    // The reader stops at the first error its callback returns; ours is kept in `failure`
-    // and reported instead of the placeholder that stops the reader.
-    let mut failure: Option<String> = None;
-    let stop = || data::DataError::Io(std::io::Error::other("stopped by relabel"));
-    let read = data::read_chunks(BufReader::new(input), |at, h, records| {
-        data::check_variant(at, h, kind.variant)?;
-        bar.set_position(at);
-        let mine = index % shards as u64 == shard as u64;
-        index += 1;
-        if !mine {
-            return Ok(());
-        }
-        if let Some(d) = done.get(selected) {
-            selected += 1;
-            if !same_chunk(d, h, nodes) {
-                failure = Some(format!(
-                    "{}: chunk {} is not the input's chunk at byte {at} relabelled at {} nodes \
-                     (another input, --shard or --nodes?); choose another --out",
-                    args.out,
-                    selected - 1,
-                    args.nodes
-                ));
-                return Err(stop());
+    data::read_chunks(
+        BufReader::new(input),
+        |at, h, records| -> Result<(), Stop> {
+            data::check_variant(at, h, kind.variant)?;
+            bar.set_position(at);
+            let mine = index % shards as u64 == shard as u64;
+            index += 1;
+            if !mine {
+                return Ok(());
             }
-            return Ok(());
-        }
-        selected += 1;
-        batch.push((at, *h, records));
-        if batch.len() == batch_len
-            && let Err(e) = flush(&mut batch)
-        {
-            failure = Some(e);
-            return Err(stop());
-        }
-        Ok(())
-    });
-    if let Some(f) = failure {
-        return Err(f);
-    }
-    read.map_err(|e| format!("{}: {e}", args.data))?;
+            selected += 1;
+            if let Some(d) = done.get(selected - 1) {
+                if !same_chunk(d, h, nodes) {
+                    return Err(Stop::Other(format!(
+                        "{}: chunk {} is not the input's chunk at byte {at} relabelled at {} nodes \
+                         (another input, --shard or --nodes?); choose another --out",
+                        args.out,
+                        selected - 1,
+                        args.nodes
+                    )));
+                }
+                return Ok(());
+            }
+            batch.push((at, *h, records));
+            if batch.len() == batch_len {
+                flush(&mut batch).map_err(Stop::Other)?;
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| match e {
+        Stop::Data(e) => format!("{}: {e}", args.data),
+        Stop::Other(e) => e,
+    })?;
     if selected < done.len() {
         return Err(format!(
             "{}: holds {} chunks, but the input gives {selected} for shard {shard}/{shards}; \

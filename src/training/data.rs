@@ -314,11 +314,12 @@ pub fn for_each_chunk(
 
 /// Reads `input` one chunk at a time, checking each, and calls `each` with the chunk's byte
 /// offset in the input, its header and its records: only one chunk is in memory at a time,
-/// whatever the size of the input. Stops at the first bad chunk with its error.
-pub fn read_chunks<R: Read>(
+/// whatever the size of the input. Stops at the first bad chunk with its error, or at the first
+/// error `each` returns (of any type a [`DataError`] converts into) with that one.
+pub fn read_chunks<R: Read, E: From<DataError>>(
     mut input: R,
-    mut each: impl FnMut(u64, &ChunkHeader, Vec<Record>) -> Result<(), DataError>,
-) -> Result<(), DataError> {
+    mut each: impl FnMut(u64, &ChunkHeader, Vec<Record>) -> Result<(), E>,
+) -> Result<(), E> {
     let mut at = 0u64;
     let mut head = [0u8; HEADER_BYTES];
     let mut body = Vec::new();
@@ -330,7 +331,7 @@ pub fn read_chunks<R: Read>(
                 Ok(0) => break,
                 Ok(n) => got += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(DataError::from(e).into()),
             }
         }
         let Some(h) = read_header(&head[..got], at)? else {
@@ -340,9 +341,12 @@ pub fn read_chunks<R: Read>(
         // holds is a truncated chunk, not a huge allocation.
         let len = h.records as u64 * RECORD_BYTES as u64;
         body.clear();
-        (&mut input).take(len).read_to_end(&mut body)?;
+        (&mut input)
+            .take(len)
+            .read_to_end(&mut body)
+            .map_err(DataError::from)?;
         if (body.len() as u64) < len {
-            return Err(DataError::Truncated { offset: at });
+            return Err(DataError::Truncated { offset: at }.into());
         }
         let records = read_body(&head, &body, at)?;
         each(at, &h, records)?;
@@ -353,7 +357,7 @@ pub fn read_chunks<R: Read>(
 /// The records of every chunk of a data file, all of `variant`.
 pub fn read_all<R: Read>(input: R, variant: Variant) -> Result<Vec<Record>, DataError> {
     let mut out = Vec::new();
-    read_chunks(input, |at, h, records| {
+    read_chunks(input, |at, h, records| -> Result<(), DataError> {
         check_variant(at, h, variant)?;
         out.extend(records);
         Ok(())
@@ -476,7 +480,7 @@ mod tests {
         let second = file.len() as u64;
         write_chunk(&mut file, &header(1), &records()[1..]).unwrap();
         let mut seen = Vec::new();
-        read_chunks(Trickle(&file), |at, h, r| {
+        read_chunks(Trickle(&file), |at, h, r| -> Result<(), DataError> {
             seen.push((at, h.records, r));
             Ok(())
         })

@@ -381,11 +381,14 @@ pub fn load<R: Rules>(
             error,
         };
         let f = std::fs::File::open(path).map_err(|e| file(DataError::Io(e)))?;
-        data::read_chunks(std::io::BufReader::new(f), |at, h, records| {
-            data::check_variant(at, h, variant)?;
-            loader.push(&records);
-            Ok(())
-        })
+        data::read_chunks(
+            std::io::BufReader::new(f),
+            |at, h, records| -> Result<(), DataError> {
+                data::check_variant(at, h, variant)?;
+                loader.push(&records);
+                Ok(())
+            },
+        )
         .map_err(file)?;
     }
     let set = loader.finish();
