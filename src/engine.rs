@@ -413,6 +413,19 @@ pub fn threads_warning(threads: usize) -> Option<String> {
     })
 }
 
+/// An engine option's name as every way in takes it (Hub `set-param`, `tiao match`'s engine
+/// specs, `tiao spsa --base`): trimmed, lower case, `_` read as `-`, and the aliases folded
+/// into their option (`hash-mib`, `tt-size` and `tt-size-mib`, Scan's name, are `hash`, in MiB;
+/// `egdb` is `egdb-path`). One function, so that an option has the same names everywhere.
+pub fn option_name(name: &str) -> String {
+    let key = name.trim().to_ascii_lowercase().replace('_', "-");
+    match key.as_str() {
+        "hash-mib" | "tt-size" | "tt-size-mib" => "hash".into(),
+        "egdb" => "egdb-path".into(),
+        _ => key,
+    }
+}
+
 /// The largest `move-overhead` accepted, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: usize = 10_000;
 
@@ -1118,22 +1131,16 @@ impl Engine {
             name: name.to_string(),
             reason,
         };
-        match name.trim().to_ascii_lowercase().as_str() {
+        match option_name(name).as_str() {
             "variant" => self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
-            "draw-rules" | "draw_rules" => self.set_draw_rules(value.parse().map_err(bad)?),
+            "draw-rules" => self.set_draw_rules(value.parse().map_err(bad)?),
             "threads" => self.set_threads(whole(name, value, 1, MAX_THREADS)?),
-            // Scan's `tt-size` is taken in MiB, as `hash`.
-            "hash" | "hash-mib" | "tt-size" | "tt-size-mib" => {
-                self.set_hash_mib(whole(name, value, 1, MAX_HASH_MIB)?)
-            }
-            "egdb-path" | "egdb_path" | "egdb" => {
-                self.set_egdb(EgdbSetting::parse(value)).map(|_| ())
-            }
-            k if BookOptions::NAMES.contains(&k.replace('_', "-").as_str()) => {
-                let key = k.replace('_', "-");
+            "hash" => self.set_hash_mib(whole(name, value, 1, MAX_HASH_MIB)?),
+            "egdb-path" => self.set_egdb(EgdbSetting::parse(value)).map(|_| ()),
+            key if BookOptions::NAMES.contains(&key) => {
                 let mut o = self.options.book.clone();
-                o.set(&key, value).map_err(bad)?;
-                match key.as_str() {
+                o.set(key, value).map_err(bad)?;
+                match key {
                     "book-file" => self.set_book_file(o.file)?,
                     "book-seed" => {
                         let seed = o.seed.unwrap_or(self.book_seed);
@@ -1145,15 +1152,15 @@ impl Engine {
                 }
                 Ok(())
             }
-            "move-overhead" | "move_overhead" => {
+            "move-overhead" => {
                 let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
                 self.end_search();
                 self.options.time.move_overhead = Duration::from_millis(ms as u64);
                 Ok(())
             }
-            k if TimeParams::NAMES.contains(&k.replace('_', "-").as_str()) => {
+            key if TimeParams::NAMES.contains(&key) => {
                 let mut time = self.options.time.clone();
-                time.set(k, value).map_err(|e| bad(e.to_string()))?;
+                time.set(key, value).map_err(|e| bad(e.to_string()))?;
                 self.end_search();
                 self.options.time = time;
                 Ok(())

@@ -92,23 +92,32 @@ impl EngineConfig {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| format!("'{w}' is not key=value"))?;
-            match k {
+            match crate::engine::option_name(k).as_str() {
                 "threads" => cfg.threads = whole(k, v, crate::engine::MAX_THREADS)?,
                 "hash" => cfg.hash_mib = whole(k, v, crate::engine::MAX_HASH_MIB)?,
-                "egdb-path" | "egdb" => {
+                "egdb-path" => {
                     let setting = crate::engine::EgdbSetting::parse(v);
                     setting.dir().map_err(|e| format!("{k}={v}: {e}"))?;
                     cfg.egdb = Some(setting);
                 }
-                k if crate::engine::BookOptions::NAMES.contains(&k.replace('_', "-").as_str()) => {
-                    cfg.book.set(k, v).map_err(|e| format!("{k}={v}: {e}"))?;
+                "move-overhead" => {
+                    let ms =
+                        crate::numbers::whole(v, 0, crate::engine::MAX_MOVE_OVERHEAD_MS as u64)
+                            .map_err(|e| format!("{k}={v}: {e}"))?;
+                    cfg.time.move_overhead = Duration::from_millis(ms);
                 }
-                k if crate::search::time::TimeParams::NAMES
-                    .contains(&k.replace('_', "-").as_str()) =>
-                {
-                    cfg.time.set(k, v).map_err(|e| e.to_string())?;
+                "variant" | "draw-rules" => {
+                    return Err(format!(
+                        "{k}: set by the match (--variant, --draw-rules), not by an engine spec"
+                    ));
                 }
-                _ => cfg.params.set(k, v).map_err(|e| e.to_string())?,
+                key if crate::engine::BookOptions::NAMES.contains(&key) => {
+                    cfg.book.set(key, v).map_err(|e| format!("{k}={v}: {e}"))?;
+                }
+                key if crate::search::time::TimeParams::NAMES.contains(&key) => {
+                    cfg.time.set(key, v).map_err(|e| e.to_string())?;
+                }
+                key => cfg.params.set(key, v).map_err(|e| e.to_string())?,
             }
         }
         Ok(cfg)
@@ -180,6 +189,19 @@ mod tests {
         assert!(EngineConfig::parse("scan").is_err());
         assert!(EngineConfig::parse("tiao lmr").is_err());
         assert!(EngineConfig::parse("tiao bogus=1").is_err());
+        // The names and aliases of the Hub's `set-param` (engine::option_name).
+        let e = EngineConfig::parse("tiao tt-size=8 Move_Overhead=50 time_adapt=off").unwrap();
+        assert_eq!(e.hash_mib, 8);
+        assert_eq!(e.time.move_overhead, Duration::from_millis(50));
+        assert!(!e.time.adapt);
+        let e = EngineConfig::parse("tiao egdb=none").unwrap();
+        assert_eq!(e.egdb, Some(crate::engine::EgdbSetting::parse("none")));
+        for bad in ["move-overhead=-1", "move-overhead=20000", "variant=english"] {
+            assert!(
+                EngineConfig::parse(&format!("tiao {bad}")).is_err(),
+                "{bad}"
+            );
+        }
         for bad in [
             "threads=0",
             "threads=257",

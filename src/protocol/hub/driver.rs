@@ -291,12 +291,12 @@ impl Hub {
             }
             Command::SetParam { name, value } => match self.set_param(&name, &value) {
                 Err(e) => self.error(&e)?,
-                Ok(()) if name.trim().eq_ignore_ascii_case("threads") => {
+                Ok(()) if engine::option_name(&name) == "threads" => {
                     if let Some(w) = engine::threads_warning(self.engine.options().threads) {
                         self.send(&super::syntax::message("info", &[("message", w)]))?;
                     }
                 }
-                Ok(()) if name.trim().eq_ignore_ascii_case("egdb-path") => {
+                Ok(()) if engine::option_name(&name) == "egdb-path" => {
                     for line in tables_messages(self.engine.tables()) {
                         self.send(&super::syntax::message("info", &[("message", line)]))?;
                     }
