@@ -78,7 +78,7 @@ struct BuildArgs {
     out: PathBuf,
     /// Score only this share I/N of the next step's positions, into --part (see merge;
     /// --positions is not used).
-    #[arg(long, value_name = "I/N", value_parser = super::selfplay::parse_shard, requires = "part")]
+    #[arg(long, value_name = "I/N", value_parser = super::shard::parse_shard, requires = "part")]
     shard: Option<(u32, u32)>,
     /// The file a --shard run writes its share to.
     #[arg(long, requires = "shard")]

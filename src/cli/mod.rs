@@ -28,6 +28,7 @@ pub mod matches;
 pub mod perft;
 pub mod relabel;
 pub mod selfplay;
+pub mod shard;
 pub mod spsa;
 pub mod tune;
 

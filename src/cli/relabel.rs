@@ -40,7 +40,7 @@ pub struct RelabelArgs {
     #[arg(long, default_value_t = 32000, value_parser = super::whole::<u64>(1, u32::MAX as u64))]
     nodes: u64,
     /// This process's share of the input's chunks, I/N (0-based I): the chunks c with c % N == I.
-    #[arg(long, default_value = "0/1", value_parser = super::selfplay::parse_shard)]
+    #[arg(long, default_value = "0/1", value_parser = super::shard::parse_shard)]
     shard: (u32, u32),
     /// Worker threads (chunks relabelled at once).
     #[arg(long, short, default_value_t = default_threads(),
@@ -94,12 +94,12 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
         ));
     }
     // One table per worker (each chunk clears its own first).
-    let tables = super::selfplay::worker_tables(args.threads, args.hash)?;
+    let tables = super::shard::worker_tables(args.threads, args.hash)?;
     let input = File::open(&args.data).map_err(|e| format!("{}: {e}", args.data))?;
     let input_bytes = input.metadata().map(|m| m.len()).unwrap_or(0);
     // Resume: the complete chunks already written, checked against the input as it is read;
     // a cut-off last chunk is cut away when the first new chunk is written, after that check.
-    let scan = super::selfplay::existing_chunks(&args.out)?;
+    let scan = super::shard::existing_chunks(&args.out)?;
     if let Some(scan) = &scan {
         let n = scan.chunks.len();
         match &scan.stopped {
@@ -141,7 +141,7 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
     let mut flush = |batch: &mut Vec<(u64, ChunkHeader, Vec<Record>)>| -> Result<(), String> {
         if out.is_none() {
             if let Some(bytes) = valid_bytes {
-                super::selfplay::truncate(&args.out, bytes)?;
+                super::shard::truncate(&args.out, bytes)?;
             }
             let file = OpenOptions::new()
                 .create(true)

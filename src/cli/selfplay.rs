@@ -11,7 +11,6 @@ use std::time::Instant;
 use tiao::dispatch;
 use tiao::draughts::board::Geometry;
 use tiao::draughts::rules::Rules;
-use tiao::search::tt::Tt;
 use tiao::training::data::{self, ChunkHeader};
 use tiao::training::selfplay::{self, PlayedGame, Settings};
 use tiao::variant::GameKind;
@@ -45,7 +44,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// This process's share of the games, I/N (0-based I): the games g with g % N == I.
-    #[arg(long, default_value = "0/1", value_parser = parse_shard)]
+    #[arg(long, default_value = "0/1", value_parser = super::shard::parse_shard)]
     shard: (u32, u32),
     /// Output file; appended to when it holds complete chunks of the same run.
     #[arg(long, short)]
@@ -66,63 +65,6 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `I/N` with `I < N`.
-pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
-    let (i, n) = s
-        .split_once('/')
-        .ok_or_else(|| format!("'{s}' is not I/N (e.g. 0/4)"))?;
-    let i: u32 = i
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{i}' is not a shard index"))?;
-    let n: u32 = n
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{n}' is not a shard count"))?;
-    if n == 0 || i >= n {
-        return Err(format!("shard {i}/{n}: need 0 <= I < N"));
-    }
-    Ok((i, n))
-}
-
-/// One transposition table of `hash` MiB for each of `threads` workers, refused up front (naming
-/// `--threads` and `--hash`) when the machine cannot give them all.
-pub fn worker_tables(threads: usize, hash: usize) -> Result<Vec<Tt>, String> {
-    let what = format!("{threads} workers (--threads) x {hash} MiB each (--hash)");
-    tiao::memory::check(&what, threads as u64 * hash as u64).map_err(|e| e.to_string())?;
-    (0..threads)
-        .map(|_| Tt::try_new(hash))
-        .collect::<Result<Vec<Tt>, _>>()
-        .map_err(|e| format!("--{e}"))
-}
-
-/// The valid chunks of the data file `out` when it exists and is not empty (`None` otherwise),
-/// for a writer to resume after; an error when it holds no self-play data at all. The file is
-/// not changed: the caller checks the chunks, then [`truncate`]s a cut-off last chunk away.
-pub fn existing_chunks(out: &str) -> Result<Option<data::Scan>, String> {
-    let existing = std::fs::read(out).unwrap_or_default();
-    if existing.is_empty() {
-        return Ok(None);
-    }
-    let scan = data::scan(&existing);
-    if scan.chunks.is_empty() && !existing.starts_with(&data::MAGIC) {
-        return Err(format!(
-            "{out}: exists and holds no self-play data ({}); choose another --out",
-            scan.stopped.unwrap_or_default()
-        ));
-    }
-    Ok(Some(scan))
-}
-
-/// Cuts the file `out` to its first `bytes` bytes (its valid chunks).
-pub fn truncate(out: &str, bytes: u64) -> Result<(), String> {
-    OpenOptions::new()
-        .write(true)
-        .open(out)
-        .and_then(|f| f.set_len(bytes))
-        .map_err(|e| format!("{out}: {e}"))
-}
-
 pub fn run(args: SelfplayArgs) -> Result<(), String> {
     let kind = args.game.kind();
     dispatch!(kind, R => run_rules::<R>(&args, kind), morris => {
@@ -132,7 +74,7 @@ pub fn run(args: SelfplayArgs) -> Result<(), String> {
 
 fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String> {
     // One table per worker for the whole run (each game clears its own first).
-    let tables = worker_tables(args.threads, args.hash)?;
+    let tables = super::shard::worker_tables(args.threads, args.hash)?;
     let board10 = R::Board::SIZE == 10;
     let settings = Settings {
         nodes: args.nodes,
@@ -153,7 +95,7 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
     };
     // Resume: keep the complete chunks of the same run.
     let mut done_games = 0u64;
-    if let Some(scan) = existing_chunks(&args.out)? {
+    if let Some(scan) = super::shard::existing_chunks(&args.out)? {
         for c in &scan.chunks {
             let same = c.variant == header.variant
                 && c.shard == shard
@@ -180,7 +122,7 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         } else {
             eprintln!("{}: resuming after game {done_games}", args.out);
         }
-        truncate(&args.out, scan.valid_bytes)?;
+        super::shard::truncate(&args.out, scan.valid_bytes)?;
     }
     let mine: Vec<u64> = selfplay::shard_games(args.games, shard, shards).collect();
     let todo = &mine[(done_games as usize).min(mine.len())..];
