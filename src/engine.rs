@@ -429,6 +429,11 @@ pub fn option_name(name: &str) -> String {
 /// The largest `move-overhead` accepted, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: usize = 10_000;
 
+/// A `move-overhead` value: whole milliseconds in `0..=`[`MAX_MOVE_OVERHEAD_MS`], or why not.
+pub fn move_overhead(value: &str) -> Result<Duration, String> {
+    crate::numbers::whole(value, 0, MAX_MOVE_OVERHEAD_MS as u64).map(Duration::from_millis)
+}
+
 /// A game's position and history, behind a type-erased interface (one implementation per
 /// position type: [`GameSession`]).
 pub trait Session: Send {
@@ -1153,9 +1158,9 @@ impl Engine {
                 Ok(())
             }
             "move-overhead" => {
-                let ms = whole(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
+                let overhead = move_overhead(value).map_err(bad)?;
                 self.end_search();
-                self.options.time.move_overhead = Duration::from_millis(ms as u64);
+                self.options.time.move_overhead = overhead;
                 Ok(())
             }
             key if TimeParams::NAMES.contains(&key) => {

@@ -127,15 +127,9 @@ fn with_pool(
     }
 }
 
-/// `I/N` with `I < N`.
+/// `I/N` with `I < N` ([`super::shard::parse_shard`]), as the tables' builder counts it.
 fn shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("'{text}' is not a shard (expected I/N with I < N, e.g. 0/4)");
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    (i < n).then_some((i, n)).ok_or_else(bad)
+    super::shard::parse_shard(text).map(|(i, n)| (i as usize, n as usize))
 }
 
 fn slice_name(s: &str) -> Result<Material, String> {

@@ -101,10 +101,8 @@ impl EngineConfig {
                     cfg.egdb = Some(setting);
                 }
                 "move-overhead" => {
-                    let ms =
-                        crate::numbers::whole(v, 0, crate::engine::MAX_MOVE_OVERHEAD_MS as u64)
-                            .map_err(|e| format!("{k}={v}: {e}"))?;
-                    cfg.time.move_overhead = Duration::from_millis(ms);
+                    cfg.time.move_overhead =
+                        crate::engine::move_overhead(v).map_err(|e| format!("{k}={v}: {e}"))?;
                 }
                 "variant" | "draw-rules" => {
                     return Err(format!(
