@@ -389,6 +389,41 @@ impl Default for EngineOptions {
     }
 }
 
+impl EngineOptions {
+    /// Sets one option by any of its names ([`option_name`]) from its text, in this value
+    /// alone: nothing is allocated or opened (an `egdb-path` directory is only checked to be
+    /// one; a `book-file` is not read). Returns the option's name as [`option_name`] gives it,
+    /// so that a caller with state ([`Engine::set_option`]) knows what to apply. `variant` and
+    /// `draw-rules` are the game's, not an engine setting: refused here. On error nothing
+    /// changes, and the text says why (without the option's name, which the caller adds).
+    ///
+    /// The one reader of option values: the Hub's `set-param` (through
+    /// [`Engine::set_option`]) and `tiao match`'s engine specs both call it.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<String, String> {
+        let key = option_name(name);
+        let whole = |max: usize| crate::numbers::whole(value, 1, max as u64).map(|n| n as usize);
+        match key.as_str() {
+            "variant" | "draw-rules" => {
+                return Err("the game's rules, set with the game, not an engine option".into());
+            }
+            "threads" => self.threads = whole(MAX_THREADS)?,
+            "hash" => self.hash_mib = whole(MAX_HASH_MIB)?,
+            "egdb-path" => {
+                let setting = EgdbSetting::parse(value);
+                setting.dir()?;
+                self.egdb = setting;
+            }
+            "move-overhead" => self.time.move_overhead = move_overhead(value)?,
+            k if BookOptions::NAMES.contains(&k) => self.book.set(k, value)?,
+            k if TimeParams::NAMES.contains(&k) => {
+                self.time.set(k, value).map_err(|e| e.to_string())?
+            }
+            k => self.params.set(k, value).map_err(|e| e.to_string())?,
+        }
+        Ok(key)
+    }
+}
+
 /// Most threads accepted.
 pub const MAX_THREADS: usize = 256;
 /// Largest table accepted, in MiB.
@@ -768,16 +803,6 @@ fn in_range(name: &str, value: usize, min: usize, max: usize) -> Result<(), Engi
         })
 }
 
-/// Reads an option's whole-number value in `min..=max`.
-fn whole(name: &str, value: &str, min: usize, max: usize) -> Result<usize, EngineError> {
-    crate::numbers::whole(value, min as u64, max as u64)
-        .map(|n| n as usize)
-        .map_err(|reason| EngineError::BadOption {
-            name: name.into(),
-            reason,
-        })
-}
-
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
@@ -1137,44 +1162,33 @@ impl Engine {
             reason,
         };
         match option_name(name).as_str() {
-            "variant" => self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
-            "draw-rules" => self.set_draw_rules(value.parse().map_err(bad)?),
-            "threads" => self.set_threads(whole(name, value, 1, MAX_THREADS)?),
-            "hash" => self.set_hash_mib(whole(name, value, 1, MAX_HASH_MIB)?),
-            "egdb-path" => self.set_egdb(EgdbSetting::parse(value)).map(|_| ()),
-            key if BookOptions::NAMES.contains(&key) => {
-                let mut o = self.options.book.clone();
-                o.set(key, value).map_err(bad)?;
-                match key {
-                    "book-file" => self.set_book_file(o.file)?,
-                    "book-seed" => {
-                        let seed = o.seed.unwrap_or(self.book_seed);
-                        self.book_rng = Rng::new(seed);
-                        self.book_seed = seed;
-                        self.options.book = o;
-                    }
-                    _ => self.options.book = o,
-                }
+            "variant" => return self.set_variant(value.parse().map_err(|e| bad(format!("{e}")))?),
+            "draw-rules" => return self.set_draw_rules(value.parse().map_err(bad)?),
+            _ => {}
+        }
+        // Read into a copy; then apply what needs more than the value (a table, a file, a seed).
+        let mut next = self.options.clone();
+        let key = next.set(name, value).map_err(bad)?;
+        match key.as_str() {
+            "threads" => self.set_threads(next.threads),
+            "hash" => self.set_hash_mib(next.hash_mib),
+            "egdb-path" => self.set_egdb(next.egdb).map(|_| ()),
+            "book-file" => self.set_book_file(next.book.file),
+            "book-seed" => {
+                let seed = next.book.seed.unwrap_or(self.book_seed);
+                self.book_rng = Rng::new(seed);
+                self.book_seed = seed;
+                self.options.book = next.book;
                 Ok(())
             }
-            "move-overhead" => {
-                let overhead = move_overhead(value).map_err(bad)?;
-                self.end_search();
-                self.options.time.move_overhead = overhead;
+            k if BookOptions::NAMES.contains(&k) => {
+                self.options.book = next.book;
                 Ok(())
             }
-            key if TimeParams::NAMES.contains(&key) => {
-                let mut time = self.options.time.clone();
-                time.set(key, value).map_err(|e| bad(e.to_string()))?;
-                self.end_search();
-                self.options.time = time;
-                Ok(())
-            }
+            // Search and time tunables (move-overhead included): the next search's.
             _ => {
-                let mut params = self.options.params.clone();
-                params.set(name, value).map_err(|e| bad(e.to_string()))?;
                 self.end_search();
-                self.options.params = params;
+                self.options = next;
                 Ok(())
             }
         }

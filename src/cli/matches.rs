@@ -168,13 +168,13 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let egdb = args.egdb.checked()?;
     for spec in [&mut a, &mut b] {
         if let PlayerSpec::Builtin(c) = spec {
-            c.egdb.get_or_insert_with(|| egdb.clone());
+            c.default_egdb(&egdb);
         }
     }
     let builtin_threads: usize = [&a, &b]
         .iter()
         .map(|s| match s {
-            PlayerSpec::Builtin(c) => c.threads,
+            PlayerSpec::Builtin(c) => c.options.threads,
             PlayerSpec::External(_) => 0,
         })
         .max()

@@ -158,11 +158,11 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
     let rule = Spsa::new(tunables(&args)?, schedule, args.seed).map_err(|e| e.to_string())?;
     let mut base = EngineConfig::parse(&args.base).map_err(|e| format!("--base: {e}"))?;
     let egdb = args.egdb.checked()?;
-    base.egdb.get_or_insert_with(|| egdb.clone());
-    if base.threads > 1 {
+    base.default_egdb(&egdb);
+    if base.options.threads > 1 {
         eprintln!("warning: --base with threads > 1: the games are not reproducible");
     }
-    super::warn_threads(base.threads * args.concurrency);
+    super::warn_threads(base.options.threads * args.concurrency);
     let pairs_planned = (args.iterations as usize).saturating_mul(args.pairs);
     let (openings, openings_word) = match &args.openings {
         Some(path) => {

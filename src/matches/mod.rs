@@ -35,8 +35,8 @@ pub use player::{BuiltinPlayer, ExternalPlayer, Fault, Player, Reply, Request};
 pub use runner::{Adjudication, End, GameRecord, MatchConfig, MatchResult, Progress, run_match};
 pub use stats::{Elo, Sprt, SprtState, Wdl};
 
+use crate::engine::{EgdbSetting, EngineOptions, option_name};
 use crate::protocol::hub::client::{ClientConfig, Log};
-use crate::search::Params;
 use std::time::Duration;
 
 /// The built-in engine's settings in a match.
@@ -44,30 +44,23 @@ use std::time::Duration;
 pub struct EngineConfig {
     /// The spec it was read from (for reports).
     pub name: String,
-    /// Search threads.
-    pub threads: usize,
-    /// Table size in MiB.
-    pub hash_mib: usize,
-    /// Search parameters.
-    pub params: Params,
-    /// Endgame tables (`egdb-path=DIR`, `egdb-path=none`); `None`: not given (the match's
-    /// `--egdb`, else the default directory when it exists).
-    pub egdb: Option<crate::engine::EgdbSetting>,
-    /// The opening book: off unless the spec asks (`book=on`, with `book-ply`, `book-margin`,
-    /// `book-seed`, `book-file`), so that a match's openings keep their meaning.
-    pub book: crate::engine::BookOptions,
-    /// Time-management tunables (`time-adapt=off` and the others of
-    /// [`TimeParams::NAMES`](crate::search::time::TimeParams::NAMES)).
-    pub time: crate::search::time::TimeParams,
+    /// The engine's settings: one search thread, a 16 MiB table and no book unless the spec
+    /// says (so that a match's openings keep their meaning).
+    pub options: EngineOptions,
+    /// Whether the spec named the endgame tables (`egdb-path=DIR`, `egdb-path=none`); when it
+    /// did not, [`EngineConfig::default_egdb`] gives the match's `--egdb`.
+    pub egdb_given: bool,
 }
 
 impl EngineConfig {
-    /// Reads `"tiao key=value ..."`: `threads`, `hash` (MiB), `egdb-path` (a directory of
-    /// endgame tables, or `none`), the book options of
+    /// Reads `"tiao key=value ..."`: any option of [`EngineOptions::set`], by any of its names
+    /// (the Hub's `set-param` reads the same): `threads`, `hash` (MiB), `egdb-path` (a
+    /// directory of endgame tables, or `none`), `move-overhead`, the book options of
     /// [`BookOptions::NAMES`](crate::engine::BookOptions::NAMES) (`book=on` plays from the
     /// book; off by default), a time tunable of
     /// [`TimeParams::NAMES`](crate::search::time::TimeParams::NAMES), or any search parameter of
-    /// [`Params::NAMES`].
+    /// [`Params::NAMES`](crate::search::Params::NAMES). `variant` and `draw-rules` are the
+    /// match's (`--variant`, `--draw-rules`).
     pub fn parse(spec: &str) -> Result<EngineConfig, String> {
         let mut words = spec.split_whitespace();
         match words.next() {
@@ -81,52 +74,39 @@ impl EngineConfig {
         }
         let mut cfg = EngineConfig {
             name: spec.split_whitespace().collect::<Vec<_>>().join(" "),
-            threads: 1,
-            hash_mib: 16,
-            params: Params::default(),
-            egdb: None,
-            book: crate::engine::BookOptions::default(),
-            time: crate::search::time::TimeParams::default(),
+            options: EngineOptions {
+                threads: 1,
+                hash_mib: 16,
+                ..EngineOptions::default()
+            },
+            egdb_given: false,
         };
         for w in words {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| format!("'{w}' is not key=value"))?;
-            match crate::engine::option_name(k).as_str() {
-                "threads" => cfg.threads = whole(k, v, crate::engine::MAX_THREADS)?,
-                "hash" => cfg.hash_mib = whole(k, v, crate::engine::MAX_HASH_MIB)?,
-                "egdb-path" => {
-                    let setting = crate::engine::EgdbSetting::parse(v);
-                    setting.dir().map_err(|e| format!("{k}={v}: {e}"))?;
-                    cfg.egdb = Some(setting);
-                }
-                "move-overhead" => {
-                    cfg.time.move_overhead =
-                        crate::engine::move_overhead(v).map_err(|e| format!("{k}={v}: {e}"))?;
-                }
-                "variant" | "draw-rules" => {
-                    return Err(format!(
-                        "{k}: set by the match (--variant, --draw-rules), not by an engine spec"
-                    ));
-                }
-                key if crate::engine::BookOptions::NAMES.contains(&key) => {
-                    cfg.book.set(key, v).map_err(|e| format!("{k}={v}: {e}"))?;
-                }
-                key if crate::search::time::TimeParams::NAMES.contains(&key) => {
-                    cfg.time.set(key, v).map_err(|e| e.to_string())?;
-                }
-                key => cfg.params.set(key, v).map_err(|e| e.to_string())?,
-            }
+            let key = cfg
+                .options
+                .set(k, v)
+                .map_err(|e| match option_name(k).as_str() {
+                    "variant" | "draw-rules" => {
+                        format!(
+                            "{k}: set by the match (--variant, --draw-rules), not by an engine spec"
+                        )
+                    }
+                    _ => format!("{k}={v}: {e}"),
+                })?;
+            cfg.egdb_given |= key == "egdb-path";
         }
         Ok(cfg)
     }
-}
 
-/// A spec's whole-number setting in `1..=max`, or an error naming it.
-fn whole(key: &str, value: &str, max: usize) -> Result<usize, String> {
-    crate::numbers::whole(value, 1, max as u64)
-        .map(|n| n as usize)
-        .map_err(|e| format!("{key}={value}: {e}"))
+    /// The match's endgame tables (`--egdb`), unless the spec named its own.
+    pub fn default_egdb(&mut self, setting: &EgdbSetting) {
+        if !self.egdb_given {
+            self.options.egdb = setting.clone();
+        }
+    }
 }
 
 /// A player of a match, as given on the command line.
@@ -162,7 +142,9 @@ impl PlayerSpec {
     /// is its own business).
     pub fn table_mib(&self) -> Option<usize> {
         match self {
-            PlayerSpec::Builtin(c) => Some(c.hash_mib.clamp(1, crate::engine::MAX_HASH_MIB)),
+            PlayerSpec::Builtin(c) => {
+                Some(c.options.hash_mib.clamp(1, crate::engine::MAX_HASH_MIB))
+            }
             PlayerSpec::External(_) => None,
         }
     }
@@ -183,23 +165,35 @@ mod tests {
     #[test]
     fn engine_spec() {
         let e = EngineConfig::parse("tiao threads=2 hash=8 lmr=off").unwrap();
-        assert_eq!((e.threads, e.hash_mib, e.params.lmr), (2, 8, false));
+        let o = &e.options;
+        assert_eq!((o.threads, o.hash_mib, o.params.lmr), (2, 8, false));
+        assert!(!e.egdb_given && !o.book.enabled);
         assert!(EngineConfig::parse("scan").is_err());
         assert!(EngineConfig::parse("tiao lmr").is_err());
         assert!(EngineConfig::parse("tiao bogus=1").is_err());
         // The names and aliases of the Hub's `set-param` (engine::option_name).
         let e = EngineConfig::parse("tiao tt-size=8 Move_Overhead=50 time_adapt=off").unwrap();
-        assert_eq!(e.hash_mib, 8);
-        assert_eq!(e.time.move_overhead, Duration::from_millis(50));
-        assert!(!e.time.adapt);
-        let e = EngineConfig::parse("tiao egdb=none").unwrap();
-        assert_eq!(e.egdb, Some(crate::engine::EgdbSetting::parse("none")));
-        for bad in ["move-overhead=-1", "move-overhead=20000", "variant=english"] {
-            assert!(
-                EngineConfig::parse(&format!("tiao {bad}")).is_err(),
-                "{bad}"
-            );
+        assert_eq!(e.options.hash_mib, 8);
+        assert_eq!(e.options.time.move_overhead, Duration::from_millis(50));
+        assert!(!e.options.time.adapt);
+        // A spec's tables stay its own; without, the match's --egdb is taken.
+        let mut e = EngineConfig::parse("tiao egdb=none").unwrap();
+        assert!(e.egdb_given);
+        e.default_egdb(&EgdbSetting::Default);
+        assert_eq!(e.options.egdb, EgdbSetting::Off);
+        let mut e = EngineConfig::parse("tiao").unwrap();
+        e.default_egdb(&EgdbSetting::Off);
+        assert_eq!(e.options.egdb, EgdbSetting::Off);
+        for bad in [
+            "move-overhead=-1",
+            "move-overhead=20000",
+            "egdb=/no/such/dir",
+        ] {
+            let e = EngineConfig::parse(&format!("tiao {bad}")).unwrap_err();
+            assert!(e.starts_with(bad), "{bad}: {e}");
         }
+        let e = EngineConfig::parse("tiao variant=english").unwrap_err();
+        assert!(e.contains("--variant"), "{e}");
         for bad in [
             "threads=0",
             "threads=257",

@@ -12,7 +12,7 @@
 
 use super::EngineConfig;
 use super::clock::Budget;
-use crate::engine::{Engine, EngineOptions, Event, EventSink};
+use crate::engine::{Engine, Event, EventSink};
 use crate::protocol::hub::client::{self, ClientConfig, ClientError, HubClient, Level, Log};
 use crate::search::Limits;
 use crate::variant::GameKind;
@@ -147,15 +147,7 @@ impl Player for BuiltinPlayer {
         match &mut self.engine {
             Some(e) if e.kind() == kind => e.new_game(),
             _ => {
-                let options = EngineOptions {
-                    threads: self.cfg.threads,
-                    hash_mib: self.cfg.hash_mib,
-                    params: self.cfg.params.clone(),
-                    egdb: self.cfg.egdb.clone().unwrap_or_default(),
-                    book: self.cfg.book.clone(),
-                    time: self.cfg.time.clone(),
-                    ..EngineOptions::default()
-                };
+                let options = self.cfg.options.clone();
                 self.engine =
                     Some(Engine::new(kind, options).map_err(|e| Fault::Start(e.to_string()))?);
             }

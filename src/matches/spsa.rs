@@ -636,7 +636,8 @@ pub fn play_iteration(spsa: &Spsa, games: &Games, trial: &Trial) -> Result<Wdl, 
     let engine = |values: &[f64], sign: &str| -> Result<PlayerSpec, String> {
         let mut cfg = games.base.clone();
         for (t, &v) in spsa.tunables.iter().zip(values) {
-            cfg.params
+            cfg.options
+                .params
                 .set(&t.name, &t.text(v))
                 .map_err(|e| e.to_string())?;
         }
