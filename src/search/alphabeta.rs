@@ -805,3 +805,40 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         last
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::position::Position;
+    use crate::draughts::rules::International;
+    use crate::game::Game;
+
+    /// A worker starts with no ply's buffers and grows them as it enters deeper plies, up to the
+    /// deepest a search can enter: `enter(MAX_PLY)` (where a line ends on the evaluation), and
+    /// the PV update there, which reads the row below.
+    #[test]
+    fn a_worker_grows_its_buffers_to_the_deepest_ply() {
+        let tt = Tt::new(1);
+        let control = Control::new(false);
+        let params = Params::default();
+        let shared = Shared::new(&tt, &control, &params, 1, None);
+        let mut w = Worker::new(0, &shared, &[], None);
+        assert!(w.lists.is_empty() && w.pv.is_empty());
+        let pos = Position::<International>::start();
+        assert_eq!(w.enter(&pos, 0), None);
+        let grown = w.lists.len();
+        assert!((2..MAX_PLY + 2).contains(&grown));
+        let mut moves = MoveList::default();
+        pos.generate(&mut moves);
+        w.update_pv(0, moves[0]);
+        assert_eq!(w.root_pv(), vec![moves[0]]);
+        // Entering the deepest ply: a line ends there with the evaluation.
+        assert_eq!(w.enter(&pos, MAX_PLY), Some(pos.evaluate()));
+        assert_eq!(w.lists.len(), MAX_PLY + 2);
+        assert_eq!(w.order.len(), MAX_PLY + 2);
+        assert_eq!(w.pv.len(), (MAX_PLY + 2) * (MAX_PLY + 2));
+        w.update_pv(MAX_PLY, moves[1]);
+        // Shallower plies keep what they had.
+        assert_eq!(w.root_pv(), vec![moves[0]]);
+    }
+}
