@@ -394,18 +394,16 @@ impl EngineOptions {
     /// alone: nothing is allocated or opened (an `egdb-path` directory is only checked to be
     /// one; a `book-file` is not read). Returns the option's name as [`option_name`] gives it,
     /// so that a caller with state ([`Engine::set_option`]) knows what to apply. `variant` and
-    /// `draw-rules` are the game's, not an engine setting: refused here. On error nothing
-    /// changes, and the text says why (without the option's name, which the caller adds).
+    /// `draw-rules` are the game's, not an engine setting: [`OptionError::GameRules`], for the
+    /// caller to say where they are set. On error nothing changes.
     ///
     /// The one reader of option values: the Hub's `set-param` (through
     /// [`Engine::set_option`]) and `tiao match`'s engine specs both call it.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<String, String> {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<String, OptionError> {
         let key = option_name(name);
         let whole = |max: usize| crate::numbers::whole(value, 1, max as u64).map(|n| n as usize);
         match key.as_str() {
-            "variant" | "draw-rules" => {
-                return Err("the game's rules, set with the game, not an engine option".into());
-            }
+            "variant" | "draw-rules" => return Err(OptionError::GameRules),
             "threads" => self.threads = whole(MAX_THREADS)?,
             "hash" => self.hash_mib = whole(MAX_HASH_MIB)?,
             "egdb-path" => {
@@ -421,6 +419,31 @@ impl EngineOptions {
             k => self.params.set(k, value).map_err(|e| e.to_string())?,
         }
         Ok(key)
+    }
+}
+
+/// Why [`EngineOptions::set`] refused an option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// `variant` or `draw-rules`: the game's rules, set with the game (the Hub's `set-param`
+    /// through [`Engine::set_option`], `tiao match --variant`), not an engine setting.
+    GameRules,
+    /// An unknown name or a bad value, and why (without the option's name: the caller adds it).
+    Bad(String),
+}
+
+impl From<String> for OptionError {
+    fn from(reason: String) -> Self {
+        OptionError::Bad(reason)
+    }
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::GameRules => f.write_str("the game's rules, set with the game"),
+            OptionError::Bad(reason) => f.write_str(reason),
+        }
     }
 }
 
@@ -1168,7 +1191,7 @@ impl Engine {
         }
         // Read into a copy; then apply what needs more than the value (a table, a file, a seed).
         let mut next = self.options.clone();
-        let key = next.set(name, value).map_err(bad)?;
+        let key = next.set(name, value).map_err(|e| bad(e.to_string()))?;
         match key.as_str() {
             "threads" => self.set_threads(next.threads),
             "hash" => self.set_hash_mib(next.hash_mib),

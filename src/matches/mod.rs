@@ -35,7 +35,7 @@ pub use player::{BuiltinPlayer, ExternalPlayer, Fault, Player, Reply, Request};
 pub use runner::{Adjudication, End, GameRecord, MatchConfig, MatchResult, Progress, run_match};
 pub use stats::{Elo, Sprt, SprtState, Wdl};
 
-use crate::engine::{EgdbSetting, EngineOptions, option_name};
+use crate::engine::{EgdbSetting, EngineOptions, OptionError};
 use crate::protocol::hub::client::{ClientConfig, Log};
 use std::time::Duration;
 
@@ -85,17 +85,14 @@ impl EngineConfig {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| format!("'{w}' is not key=value"))?;
-            let key = cfg
-                .options
-                .set(k, v)
-                .map_err(|e| match option_name(k).as_str() {
-                    "variant" | "draw-rules" => {
-                        format!(
-                            "{k}: set by the match (--variant, --draw-rules), not by an engine spec"
-                        )
-                    }
-                    _ => format!("{k}={v}: {e}"),
-                })?;
+            let key = cfg.options.set(k, v).map_err(|e| match e {
+                OptionError::GameRules => {
+                    format!(
+                        "{k}: set by the match (--variant, --draw-rules), not by an engine spec"
+                    )
+                }
+                OptionError::Bad(reason) => format!("{k}={v}: {reason}"),
+            })?;
             cfg.egdb_given |= key == "egdb-path";
         }
         Ok(cfg)
