@@ -767,7 +767,7 @@ impl<G: Evaluate> Session for GameSession<G> {
                 tables.as_deref(),
                 tt,
                 control,
-                &mut |r| sink(Event::Info(info_of(&root, r))),
+                Some(&mut |r| sink(Event::Info(info_of(&root, r)))),
                 &mut |result| sink(Event::Done(done_of(&root, result))),
             );
         })

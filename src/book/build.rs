@@ -193,7 +193,7 @@ pub fn score_position<G: Evaluate>(
                 &SearchOptions::default(),
                 tt,
                 &Control::new(false),
-                &mut |_| {},
+                None,
                 &mut |_| {},
             );
             on_move();

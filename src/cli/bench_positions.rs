@@ -153,7 +153,7 @@ fn run_one<G: Evaluate>(
                 Some(&**t),
                 tt,
                 &search::Control::new(false),
-                &mut |_| {},
+                None,
                 &mut |_| {},
             )
         }

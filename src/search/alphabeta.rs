@@ -35,7 +35,7 @@ use super::params::Params;
 use super::score::{
     DRAW, INFINITY, MAX_PLY, WIN, from_tt, is_decisive, loss_in, table_score, to_tt, win_in,
 };
-use super::{Control, Report};
+use super::{Control, OnReport, Report};
 use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::Game;
@@ -114,8 +114,8 @@ pub(crate) struct Clock<'a, M> {
     /// When the search started (the reports' times).
     pub(crate) start: Instant,
     /// Called with each completed iteration, and with an unfinished one that found a better
-    /// move, when it finds it.
-    pub(crate) on_report: &'a mut dyn FnMut(&Report<M>),
+    /// move, when it finds it (`None`: no one reads the reports, which are then not built).
+    pub(crate) on_report: OnReport<'a, M>,
     pub(crate) tm: TimeManager,
     pub(crate) time_params: &'a TimeParams,
     pub(crate) pondering: bool,
@@ -266,7 +266,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// The main thread reports an iteration, completed or `partial` (helpers have nothing to
     /// report to).
     fn report(&mut self, it: &Iteration<G::Move>, partial: bool) {
-        let Some(c) = &self.clock else {
+        let Some(c) = self.clock.as_ref().filter(|c| c.on_report.is_some()) else {
             return;
         };
         let sh = self.shared;
@@ -289,8 +289,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 self.tb_hits + sh.total_tb_hits() - sh.tb_hits[self.id].0.load(MemOrder::Relaxed)
             }),
         };
-        if let Some(c) = &mut self.clock {
-            (c.on_report)(&report);
+        if let Some(on_report) = self.clock.as_mut().and_then(|c| c.on_report.as_mut()) {
+            on_report(&report);
         }
     }
 

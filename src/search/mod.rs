@@ -188,11 +188,17 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
 }
 
+/// Where a search's reports go: `None` when no one reads them, and the search then does not
+/// build them (their table sample and principal-variation copy are a few percent of a short
+/// search).
+pub type OnReport<'a, M> = Option<&'a mut dyn FnMut(&Report<M>)>;
+
 /// Searches `root` within `limits`.
 ///
 /// `history` holds the keys of the positions of the game before `root`, oldest first (for
 /// repetition; only the last `root.reversible_plies()` matter). `on_report` is called with each
-/// [`Report`]; `on_result` with the result as soon as it is known: before the helper threads
+/// [`Report`] (`None`: no one reads them, and the search does not build them: self-play, books
+/// and benches); `on_result` with the result as soon as it is known: before the helper threads
 /// have finished (they end on their own within a few thousand nodes, and are joined before this
 /// returns the same result), so that an answer never waits for a thread that the machine has not
 /// scheduled yet. The table is shared with any other search using it; `control` stops the search
@@ -206,7 +212,7 @@ pub fn search<G: Evaluate>(
     options: &SearchOptions,
     tt: &Tt,
     control: &Control,
-    on_report: &mut dyn FnMut(&Report<G::Move>),
+    on_report: OnReport<'_, G::Move>,
     on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     search_with_tables(
@@ -225,7 +231,7 @@ pub fn search_with_tables<G: Evaluate>(
     tables: Option<&dyn Probe<G>>,
     tt: &Tt,
     control: &Control,
-    on_report: &mut dyn FnMut(&Report<G::Move>),
+    on_report: OnReport<'_, G::Move>,
     on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     let start = control.started();
@@ -311,7 +317,7 @@ pub fn search_to_depth_with<G: Evaluate>(
         opts,
         tt,
         &Control::new(false),
-        &mut |_| {},
+        None,
         &mut |_| {},
     )
 }

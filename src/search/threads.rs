@@ -12,7 +12,7 @@
 
 use super::alphabeta::{Clock, Iteration, Shared, Worker};
 use super::score::{MAX_PLY, Score};
-use super::{Control, Limits, Report, SearchOptions, SearchResult, reply_at};
+use super::{Control, Limits, OnReport, SearchOptions, SearchResult, reply_at};
 use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::MoveList;
@@ -36,7 +36,7 @@ pub(crate) struct Job<'a, G: Evaluate> {
 /// one).
 pub(crate) fn run<G: Evaluate>(
     job: &Job<'_, G>,
-    on_report: &mut dyn FnMut(&Report<G::Move>),
+    on_report: OnReport<'_, G::Move>,
     on_result: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     let threads = job.options.threads.max(1);
@@ -54,7 +54,12 @@ pub(crate) fn run<G: Evaluate>(
         .clamp(1, MAX_PLY as u32 - 1);
     let clock = Clock {
         start: job.start,
-        on_report,
+        // Re-wrapped so that the reference coerces to the clock's shorter lifetime.
+        #[allow(clippy::manual_map)]
+        on_report: match on_report {
+            Some(f) => Some(f),
+            None => None,
+        },
         tm: TimeManager::new(job.limits, job.start, &job.options.time),
         time_params: &job.options.time,
         pondering: job.limits.ponder && job.control.is_pondering(),

@@ -92,7 +92,7 @@ pub fn node_search<R: Rules>(
         &SearchOptions::default(),
         tt,
         &Control::new(false),
-        &mut |_| {},
+        None,
         &mut |_| {},
     )
 }

@@ -536,7 +536,7 @@ fn convert(
                 Some(tables),
                 tt,
                 &Control::new(false),
-                &mut |_| {},
+                None,
                 &mut |_| {},
             );
             // Every move of the winner's is the fastest: a removal, or the removal a ply nearer

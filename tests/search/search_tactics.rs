@@ -11,7 +11,7 @@ use tiao::game::Game;
 use tiao::search::score::{loss_in, win_in};
 use tiao::search::tt::Tt;
 use tiao::search::{
-    Control, Limits, ScoreKind, SearchOptions, SearchResult, search, search_to_depth,
+    Control, Limits, Report, ScoreKind, SearchOptions, SearchResult, search, search_to_depth,
 };
 
 type Intl = Position<International>;
@@ -112,7 +112,7 @@ fn single_legal_move_is_answered_at_once() {
         &SearchOptions::default(),
         &Tt::new(1),
         &Control::new(false),
-        &mut |_| panic!("no iteration is searched"),
+        Some(&mut |_| panic!("no iteration is searched")),
         &mut |_| {},
     );
     assert_eq!(best_pdn(&pos, &r), "28x19");
@@ -153,7 +153,7 @@ fn two_threads_agree_with_one_on_tactics() {
                 &options,
                 &Tt::new(8),
                 &Control::new(false),
-                &mut |_| {},
+                None,
                 &mut |_| {},
             );
             assert_eq!(best_pdn(&pos, &r), expected, "{fen} threads {threads}");
@@ -172,7 +172,7 @@ fn node_limit_is_exact_with_one_thread() {
         &SearchOptions::default(),
         &Tt::new(4),
         &Control::new(false),
-        &mut |_| {},
+        None,
         &mut |result| handed = Some(result.clone()),
     );
     assert_eq!(
@@ -218,10 +218,10 @@ fn unfinished_iterations(pos: &Intl) -> usize {
             &SearchOptions::default(),
             &Tt::new(8),
             &Control::new(false),
-            &mut |rep| {
+            Some(&mut |rep: &Report<_>| {
                 let m = pos.move_to_pdn(&rep.pv[0]);
                 reports.push((rep.depth, rep.nodes, m, rep.partial))
-            },
+            }),
             &mut |_| {},
         );
         (r.depth, best_pdn(&pos, &r))
