@@ -213,32 +213,3 @@ fn identical_players_get_distinct_names() {
         assert_ne!(g.tag("White"), g.tag("Black"));
     }
 }
-
-/// Sudden death on tiny clocks (issue 21): built-in engines never lose on time, in long games
-/// (king endings included: up to the runner's 400 plies) at 1 s and at 0.3 s for the whole game,
-/// two games at once on a 2-core machine, with the runner's usual 100 ms margin. Long (about a
-/// minute): run with `cargo test --profile tests -- --ignored`.
-#[test]
-#[ignore = "long: run with --release -- --ignored (.ci/run does)"]
-fn sudden_death_on_tiny_clocks_never_loses_on_time() {
-    let kind = GameKind::new(Variant::International);
-    for (base_ms, games) in [(1000, 40), (300, 40)] {
-        let mut cfg = MatchConfig::new(kind, openings::builtin(kind, games / 2, 6, 21));
-        cfg.games = games;
-        cfg.control = Control::Clock {
-            base: Duration::from_millis(base_ms),
-            inc: Duration::ZERO,
-        };
-        cfg.concurrency = 2;
-        let (r, text) = play(&cfg, &spec("tiao"), &spec("tiao"));
-        assert_eq!(r.games.len(), games);
-        let faults = r.faults();
-        assert!(faults.iter().all(Vec::is_empty), "{base_ms} ms: {faults:?}");
-        assert!(!text.contains("time forfeit"), "{base_ms} ms");
-        let plies: Vec<usize> = r.games.iter().map(|g| g.plies).collect();
-        eprintln!(
-            "{base_ms} ms + 0: {games} games, no loss on time, longest {} plies",
-            plies.iter().max().unwrap()
-        );
-    }
-}
