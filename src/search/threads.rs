@@ -12,7 +12,7 @@
 
 use super::alphabeta::{Clock, Iteration, Shared, Worker};
 use super::score::{MAX_PLY, Score};
-use super::{Control, Limits, OnReport, SearchOptions, SearchResult, reply_at};
+use super::{Control, Limits, OnReport, Report, SearchOptions, SearchResult, reply_at};
 use crate::egdb::Probe;
 use crate::game::Evaluate;
 use crate::game::MoveList;
@@ -55,11 +55,7 @@ pub(crate) fn run<G: Evaluate>(
     let clock = Clock {
         start: job.start,
         // Re-wrapped so that the reference coerces to the clock's shorter lifetime.
-        #[allow(clippy::manual_map)]
-        on_report: match on_report {
-            Some(f) => Some(f),
-            None => None,
-        },
+        on_report: on_report.map(|f| f as &mut dyn FnMut(&Report<G::Move>)),
         tm: TimeManager::new(job.limits, job.start, &job.options.time),
         time_params: &job.options.time,
         pondering: job.limits.ponder && job.control.is_pondering(),
