@@ -129,6 +129,54 @@ fn one_thread_is_deterministic() {
     assert_eq!((a.nodes, a.best, a.score), (b.nodes, b.best, b.score));
 }
 
+/// A search that no one reads (`on_report` `None`: self-play, books, benches) searches exactly
+/// what a read one does: the same nodes, move, score and principal variation, at a depth limit and
+/// at a node limit (where the node count decides where it stops). The read one did report.
+#[test]
+fn an_unread_search_is_the_read_one() {
+    let middlegame = Intl::from_fen(
+        "W:W27,28,31,32,33,36,37,38,39,41,42,43,44,47,48:B3,6,8,9,11,12,13,14,16,17,18,19,22,23,24",
+    )
+    .unwrap();
+    for (pos, limits) in [
+        (Intl::start(), Limits::depth(10)),
+        (middlegame, Limits::depth(16)),
+        (Intl::start(), Limits::nodes(30_000)),
+        (middlegame, Limits::nodes(30_000)),
+    ] {
+        let run = |read: bool| {
+            let mut reports = 0u32;
+            let mut count = |_: &Report<_>| reports += 1;
+            let r = search(
+                &pos,
+                &[],
+                &limits,
+                &SearchOptions::default(),
+                &Tt::new(8),
+                &Control::new(false),
+                if read { Some(&mut count) } else { None },
+                &mut |_| {},
+            );
+            (r, reports)
+        };
+        let (unread, _) = run(false);
+        let (read, reports) = run(true);
+        assert!(reports > 0, "the read search reported");
+        assert!(unread.nodes > 1000, "{limits:?}: a search of some size");
+        assert_eq!(
+            (
+                unread.best,
+                unread.score,
+                unread.depth,
+                unread.nodes,
+                &unread.pv
+            ),
+            (read.best, read.score, read.depth, read.nodes, &read.pv),
+            "{limits:?}"
+        );
+    }
+}
+
 #[test]
 fn two_threads_agree_with_one_on_tactics() {
     for (fen, depth, expected) in [
