@@ -71,7 +71,8 @@ struct PatternArgs {
     out: Option<String>,
     /// Start from these pattern weights instead of zero: a weight file, or `embedded` for the
     /// build's own (a warm start: configurations the data does not show keep their weights).
-    /// Its windows' shapes must be the fit's (--shape).
+    /// Windows of the fit (--shape) larger than its own start from the sums of the smaller
+    /// windows they hold (the same evaluation); smaller ones are refused.
     #[arg(long, value_name = "FILE", requires = "data")]
     init: Option<String>,
     /// A layer's window shape, LAYER=4xR (repeatable): LAYER men, kings or mixed, R rows 4, 5
@@ -374,13 +375,24 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
             };
             let w = patterns::PatternWeights::parse(&bytes, family, R::Board::W)
                 .map_err(|e| format!("--init {init}: {e}"))?;
-            if w.shapes != shapes {
-                return Err(format!(
-                    "--init {init}: windows {}, where the fit's are {} (--shape)",
+            let w = if w.shapes == shapes {
+                w
+            } else {
+                // Larger windows start from the sums of the smaller ones they hold.
+                let lifted = w.lifted(shapes).map_err(|e| {
+                    format!(
+                        "--init {init}: windows {}, where the fit's are {} (--shape): {e}",
+                        patterns::shapes_name(&w.shapes),
+                        patterns::shapes_name(&shapes)
+                    )
+                })?;
+                println!(
+                    "--init {init}: windows {} read through the fit's {}",
                     patterns::shapes_name(&w.shapes),
                     patterns::shapes_name(&shapes)
-                ));
-            }
+                );
+                lifted
+            };
             let model = sparse::Model::<R::Board>::from_weights(k, &w)
                 .ok_or_else(|| format!("--init {init}: not {family}'s windows"))?;
             let (valid, _) = model.losses(&set.valid, a.lambda);

@@ -109,7 +109,7 @@ fn patterns_train_from_selfplay_data() {
     assert!(w.table.iter().any(|&v| v != 0));
     assert_eq!(w.shapes, SHAPES_4X4);
     // A 4x5 men's layer: the file says so, reads back, and the engine's table made from it
-    // scores positions of the data; a warm start needs the same shapes.
+    // scores positions of the data; a warm start needs the same shapes or larger ones.
     let (out, err, ok) = tune(
         "english",
         &[
@@ -134,11 +134,33 @@ fn patterns_train_from_selfplay_data() {
         .filter(|r| engine.score::<Board8>(r.white, r.black, r.kings) != 0)
         .count();
     assert!(scored > 0);
-    let init = ["--epochs", "1", "--init", weights.to_str().unwrap()];
+    // The start is a copy: each run below writes its fit over `weights`.
+    let start = temp("start45.tpw");
+    std::fs::copy(&weights, &start).unwrap();
+    let init = ["--epochs", "1", "--init", start.to_str().unwrap()];
     let (_, err, ok) = tune("english", &init);
     assert!(!ok && err.contains("windows men 4x5"), "{err}");
     let (out, err, ok) = tune("english", &[&init[..], &["--shape", "men=4x5"]].concat());
     assert!(ok && out.contains("starting from"), "{err}");
+    // Larger windows start from the smaller ones' sums: the same evaluation, so the same
+    // held-out loss to the rounding.
+    let start_loss = |out: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("starting from"))
+            .unwrap();
+        line.split("held-out loss ").nth(1).unwrap()[..8]
+            .parse()
+            .unwrap()
+    };
+    let same = start_loss(&out);
+    let (out, err, ok) = tune("english", &[&init[..], &["--shape", "men=4x6"]].concat());
+    assert!(
+        ok && out.contains("read through the fit's men 4x6"),
+        "{err}"
+    );
+    let lifted = start_loss(&out);
+    assert!((same - lifted).abs() < 1e-4, "{same} against {lifted}");
     let (_, err, ok) = tune("english", &["--shape", "men=4x7"]);
     assert!(!ok && err.contains("4x4, 4x5, 4x6"), "{err}");
     let (_, err, ok) = tune("english", &["--shape", "queens=4x5"]);
@@ -149,7 +171,7 @@ fn patterns_train_from_selfplay_data() {
         !ok && err.contains("english data where russian was expected"),
         "{err}"
     );
-    for p in [set, weights] {
+    for p in [set, weights, start] {
         let _ = std::fs::remove_file(p);
     }
 }

@@ -34,6 +34,11 @@
 //! evaluation of a position and of its mirror agree exactly. A self-turned window's empty
 //! configuration (its own image) has no weight.
 //!
+//! **Growing windows.** Weights of smaller windows read through larger ones
+//! ([`PatternWeights::lifted`]: each larger window's weight is the sum of the smaller windows it
+//! holds, shared among their holders) evaluate every position as before, so a fit of larger
+//! windows can start warm from smaller ones.
+//!
 //! **Weights in the binary.** Each family's trained table is a file in `weights/`, embedded with
 //! `include_bytes!`, with a header (magic, format version, family, window count, checksum): a
 //! file of another family, version or shape, or cut short, is refused with a clear error
@@ -422,6 +427,11 @@ pub const fn turned_config(c: usize, squares: usize) -> usize {
     out
 }
 
+/// The greatest common divisor of two positive numbers.
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
 /// Calls `f(c, t)` for every configuration `c` of a window of `shape` and its turned
 /// configuration `t` ([`turned_config`]), from the digit tables: the White squares run over
 /// every subset, the Black ones over every subset of the rest, so 3^squares calls and no loop
@@ -697,6 +707,83 @@ impl PatternWeights {
             }
         }
         out
+    }
+
+    /// These weights read through windows of `shapes`, each layer's as tall as its own or taller
+    /// (a warm start for larger windows, `tiao tune --init` with another `--shape`): a larger
+    /// window's weight of a configuration is the sum of the weights of the smaller windows it
+    /// holds, each smaller window's weight shared equally among the larger windows that hold it,
+    /// so that the evaluation is the same (to within a rounding of half a unit a window).
+    /// Every smaller window lies in one larger one at least (same files, rows within), and the
+    /// sums are taken in integers and rounded half away from zero, so colour-symmetric weights
+    /// stay exactly symmetric. A layer whose shape is unchanged is copied.
+    pub fn lifted(&self, shapes: Shapes) -> Result<PatternWeights, WeightsError> {
+        let mut out = PatternWeights::zero(&self.family, self.board, shapes);
+        for layer in 0..LAYERS {
+            let (small, large) = (self.shapes[layer], shapes[layer]);
+            if large.rows() < small.rows() {
+                return Err(WeightsError::Shape(format!(
+                    "{} windows of {small} cannot be read through smaller ones of {large}",
+                    LAYER_NAMES[layer]
+                )));
+            }
+            let (from, to) = (self.index(layer, 0, 0), self.index(layer + 1, 0, 0));
+            if large == small {
+                let at = out.index(layer, 0, 0);
+                out.table[at..at + (to - from)].copy_from_slice(&self.table[from..to]);
+                continue;
+            }
+            let (sw, lw) = (self.windows(layer), out.windows(layer));
+            let holders = |m: u64| lw.masks[..lw.count].iter().filter(|&&b| m & b == m).count();
+            // Each smaller window's share is `scale / holders`, in whole numbers.
+            let scale = (0..sw.count).fold(1i64, |l, v| {
+                let n = holders(sw.masks[v]) as i64;
+                l * n / gcd(l, n)
+            });
+            let squares = large.squares();
+            for w in 0..lw.count {
+                let big = lw.masks[w];
+                // The smaller windows inside, each with its share and, for every square of the
+                // larger window, the place value of that square in the smaller one (0: not in it).
+                let inside: Vec<(usize, i64, Vec<usize>)> = (0..sw.count)
+                    .filter(|&v| sw.masks[v] & big == sw.masks[v])
+                    .map(|v| {
+                        let m = sw.masks[v];
+                        let mut place = vec![0usize; squares];
+                        let mut p = 1;
+                        for (i, bit) in crate::game::bits::Bits(big).enumerate() {
+                            if m & (1 << bit) != 0 {
+                                place[i] = p;
+                                p *= 3;
+                            }
+                        }
+                        (self.index(layer, v, 0), scale / holders(m) as i64, place)
+                    })
+                    .collect();
+                let at = out.index(layer, w, 0);
+                let mut digits = vec![0usize; squares];
+                for c in 0..large.configs() {
+                    let mut x = c;
+                    for d in digits.iter_mut() {
+                        *d = x % 3;
+                        x /= 3;
+                    }
+                    let mut sums = [0i64; PHASES];
+                    for (base, share, place) in &inside {
+                        let sub: usize = digits.iter().zip(place).map(|(d, p)| d * p).sum();
+                        for (ph, sum) in sums.iter_mut().enumerate() {
+                            *sum += share * self.table[base + sub * PHASES + ph] as i64;
+                        }
+                    }
+                    for (ph, sum) in sums.into_iter().enumerate() {
+                        let rounded = (sum.abs() + scale / 2) / scale * sum.signum();
+                        out.table[at + c * PHASES + ph] =
+                            rounded.clamp(i16::MIN as i64 + 1, i16::MAX as i64) as i16;
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Whether the table is colour-symmetric: every partner window's weights are the negated
@@ -1175,6 +1262,50 @@ mod tests {
         }
         assert!(w.is_symmetric());
         w
+    }
+
+    #[test]
+    fn lifted_weights_evaluate_as_before_and_stay_symmetric() {
+        let small = [Shape::Rows4, Shape::Rows4, Shape::Rows5];
+        let large = [Shape::Rows6, Shape::Rows5, Shape::Rows5];
+        let w = random_weights("flying-8x8", Board8::W, small, 11, 1);
+        let lifted = w.lifted(large).unwrap();
+        assert_eq!(lifted.shapes, large);
+        assert!(lifted.is_symmetric());
+        // The unchanged layer is copied.
+        let (a, b) = (w.index(MIXED, 0, 0), w.index(LAYERS, 0, 0));
+        let c = lifted.index(MIXED, 0, 0);
+        assert_eq!(w.table[a..b], lifted.table[c..]);
+        let (before, after) = (
+            EnginePatterns::new::<Board8>(&w),
+            EnginePatterns::new::<Board8>(&lifted),
+        );
+        // Half a unit a window at most, over the men's 9 windows and the kings' 12 (the mixed
+        // layer is the same): any random position, with kings and without.
+        let bound = (9 + 12) / 2 + 1;
+        let mut rng = Rng::new(3);
+        for _ in 0..2000 {
+            let (mut white, mut black, mut kings) = (0u64, 0u64, 0u64);
+            for bit in crate::game::bits::Bits(Board8::ALL) {
+                match rng.below(5) {
+                    0 => white |= 1 << bit,
+                    1 => black |= 1 << bit,
+                    _ => {}
+                }
+                if rng.below(4) == 0 {
+                    kings |= 1 << bit;
+                }
+            }
+            kings &= white | black;
+            let (x, y) = (
+                before.score::<Board8>(white, black, kings),
+                after.score::<Board8>(white, black, kings),
+            );
+            assert!((x - y).abs() <= bound, "{x} against {y}");
+        }
+        // A layer is never read through smaller windows.
+        let e = lifted.lifted(small).unwrap_err();
+        assert!(e.to_string().contains("men windows of 4x6"), "{e}");
     }
 
     #[test]
