@@ -432,26 +432,34 @@ fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// Calls `f(c, t)` for every configuration `c` of a window of `shape` and its turned
-/// configuration `t` ([`turned_config`]), from the digit tables: the White squares run over
-/// every subset, the Black ones over every subset of the rest, so 3^squares calls and no loop
-/// over digits (loading a 4x6 table turns 10 windows of 531441 configurations).
-pub fn for_each_config(shape: Shape, mut f: impl FnMut(usize, usize)) {
+/// Calls `f(white, black)` for every configuration of a window of `shape`, as its White and
+/// Black squares (bit `i` is the window's square `i`): the White squares run over every
+/// subset, the Black ones over every subset of the rest, so 3^squares calls.
+fn for_each_pieces(shape: Shape, mut f: impl FnMut(u32, u32)) {
     let full = (1u32 << shape.squares()) - 1;
-    let turned = shape.turned_table();
     for white in 0..=full {
         let free = full & !white;
         let mut black = free;
         loop {
-            let c = TERNARY[white as usize] + 2 * TERNARY[black as usize];
-            let t = turned[black as usize] + 2 * turned[white as usize];
-            f(c as usize, t as usize);
+            f(white, black);
             if black == 0 {
                 break;
             }
             black = (black - 1) & free;
         }
     }
+}
+
+/// Calls `f(c, t)` for every configuration `c` of a window of `shape` and its turned
+/// configuration `t` ([`turned_config`]), from the digit tables ([`for_each_pieces`]), with no
+/// loop over digits (loading a 4x6 table turns 10 windows of 531441 configurations).
+pub fn for_each_config(shape: Shape, mut f: impl FnMut(usize, usize)) {
+    let turned = shape.turned_table();
+    for_each_pieces(shape, |white, black| {
+        let c = TERNARY[white as usize] + 2 * TERNARY[black as usize];
+        let t = turned[black as usize] + 2 * turned[white as usize];
+        f(c as usize, t as usize);
+    });
 }
 
 /// Pieces on the board at the start, for the phase: 40 on 10x10, 24 on 8x8.
@@ -740,37 +748,24 @@ impl PatternWeights {
                 let n = holders(sw.masks[v]) as i64;
                 l * n / gcd(l, n)
             });
-            let squares = large.squares();
             for w in 0..lw.count {
                 let big = lw.masks[w];
-                // The smaller windows inside, each with its share and, for every square of the
-                // larger window, the place value of that square in the smaller one (0: not in it).
-                let inside: Vec<(usize, i64, Vec<usize>)> = (0..sw.count)
+                // The smaller windows inside, each with its share and its squares as bits of the
+                // larger window's, so that `config` reads its configuration from the larger one's.
+                let inside: Vec<(usize, i64, u64)> = (0..sw.count)
                     .filter(|&v| sw.masks[v] & big == sw.masks[v])
                     .map(|v| {
                         let m = sw.masks[v];
-                        let mut place = vec![0usize; squares];
-                        let mut p = 1;
-                        for (i, bit) in crate::game::bits::Bits(big).enumerate() {
-                            if m & (1 << bit) != 0 {
-                                place[i] = p;
-                                p *= 3;
-                            }
-                        }
-                        (self.index(layer, v, 0), scale / holders(m) as i64, place)
+                        let share = scale / holders(m) as i64;
+                        (self.index(layer, v, 0), share, extract(m, big))
                     })
                     .collect();
                 let at = out.index(layer, w, 0);
-                let mut digits = vec![0usize; squares];
-                for c in 0..large.configs() {
-                    let mut x = c;
-                    for d in digits.iter_mut() {
-                        *d = x % 3;
-                        x /= 3;
-                    }
+                for_each_pieces(large, |white, black| {
+                    let c = (TERNARY[white as usize] + 2 * TERNARY[black as usize]) as usize;
                     let mut sums = [0i64; PHASES];
-                    for (base, share, place) in &inside {
-                        let sub: usize = digits.iter().zip(place).map(|(d, p)| d * p).sum();
+                    for &(base, share, within) in &inside {
+                        let sub = config(white as u64, black as u64, within);
                         for (ph, sum) in sums.iter_mut().enumerate() {
                             *sum += share * self.table[base + sub * PHASES + ph] as i64;
                         }
@@ -780,7 +775,7 @@ impl PatternWeights {
                         out.table[at + c * PHASES + ph] =
                             rounded.clamp(i16::MIN as i64 + 1, i16::MAX as i64) as i16;
                     }
-                }
+                });
             }
         }
         Ok(out)
