@@ -451,7 +451,7 @@ fn for_each_pieces(shape: Shape, mut f: impl FnMut(u32, u32)) {
 }
 
 /// Calls `f(c, t)` for every configuration `c` of a window of `shape` and its turned
-/// configuration `t` ([`turned_config`]), from the digit tables ([`for_each_pieces`]), with no
+/// configuration `t` ([`turned_config`]), from the digit tables (`for_each_pieces`), with no
 /// loop over digits (loading a 4x6 table turns 10 windows of 531441 configurations).
 pub fn for_each_config(shape: Shape, mut f: impl FnMut(usize, usize)) {
     let turned = shape.turned_table();
