@@ -364,6 +364,9 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
     for &(layer, shape) in &a.shape {
         shapes[layer] = shape;
     }
+    // The smaller windows the fit starts from, read through the fit's: the file it writes is
+    // stored as its differences from them when that is smaller (ENCODING_READ_THROUGH).
+    let mut base = None;
     let mut model = match a.init.as_deref() {
         None => sparse::Model::<R::Board>::with_shapes(k, shapes),
         Some(init) => {
@@ -373,9 +376,12 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
                     .to_vec(),
                 f => std::fs::read(f).map_err(|e| format!("--init {f}: {e}"))?,
             };
-            let w = patterns::PatternWeights::parse(&bytes, family, R::Board::W)
-                .map_err(|e| format!("--init {init}: {e}"))?;
+            let (w, through) =
+                patterns::PatternWeights::parse_with_base(&bytes, family, R::Board::W)
+                    .map_err(|e| format!("--init {init}: {e}"))?;
             let w = if w.shapes == shapes {
+                // A file read through smaller windows: the fit's file is read through them too.
+                base = through;
                 w
             } else {
                 // Larger windows start from the sums of the smaller ones they hold.
@@ -391,6 +397,8 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
                     patterns::shapes_name(&w.shapes),
                     patterns::shapes_name(&shapes)
                 );
+                // The fit's file stores its differences from this read-through.
+                base = Some(w);
                 lifted
             };
             let model = sparse::Model::<R::Board>::from_weights(k, &w)
@@ -451,11 +459,28 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
     );
     bar.finish_and_clear();
     let weights = model.weights(family);
-    let bytes = weights.to_bytes();
+    let bytes = match &base {
+        Some(b) => weights
+            .to_bytes_over(b)
+            .map_err(|e| format!("{out}: read through --init's windows: {e}"))?,
+        None => weights.to_bytes(),
+    };
     std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
+    let stored = match &base {
+        Some(b)
+            if bytes[patterns::HEADER_BYTES + patterns::LAYERS]
+                == patterns::ENCODING_READ_THROUGH =>
+        {
+            format!(
+                ", stored as differences from {}",
+                patterns::shapes_name(&b.shapes)
+            )
+        }
+        _ => String::new(),
+    };
     println!(
-        "wrote {out} ({}; {} weights, {} bytes) in {:.1} s; rebuild tiao to embed it when it is \
-         weights/{family}.tpw",
+        "wrote {out} ({}{stored}; {} weights, {} bytes) in {:.1} s; rebuild tiao to embed it when \
+         it is weights/{family}.tpw",
         patterns::shapes_name(&weights.shapes),
         weights.table.len(),
         bytes.len(),

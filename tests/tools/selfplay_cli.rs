@@ -161,6 +161,31 @@ fn patterns_train_from_selfplay_data() {
     );
     let lifted = start_loss(&out);
     assert!((same - lifted).abs() < 1e-4, "{same} against {lifted}");
+    // The fit is stored as its differences from the start it was read through (few of the
+    // 4x6 configurations occur in the data), reads back with that start as its base, and a
+    // fit warm from it keeps the same base.
+    assert!(
+        out.contains("stored as differences from men 4x5, kings 4x4, mixed 4x4"),
+        "{out}"
+    );
+    let small = PatternWeights::parse(&std::fs::read(&start).unwrap(), "english", Board8::W);
+    let (w, base) =
+        PatternWeights::parse_with_base(&std::fs::read(&weights).unwrap(), "english", Board8::W)
+            .unwrap();
+    assert_eq!(w.shapes, [Shape::Rows6, Shape::Rows4, Shape::Rows4]);
+    assert!(w.is_symmetric());
+    assert_eq!(base, Some(small.unwrap()));
+    let grown = temp("start46.tpw");
+    std::fs::copy(&weights, &grown).unwrap();
+    let again = ["--epochs", "1", "--shape", "men=4x6", "--init"];
+    let (out, err, ok) = tune(
+        "english",
+        &[&again[..], &[grown.to_str().unwrap()]].concat(),
+    );
+    assert!(
+        ok && out.contains("stored as differences from men 4x5"),
+        "{out}{err}"
+    );
     let (_, err, ok) = tune("english", &["--shape", "men=4x7"]);
     assert!(!ok && err.contains("4x4, 4x5, 4x6"), "{err}");
     let (_, err, ok) = tune("english", &["--shape", "queens=4x5"]);
@@ -171,7 +196,7 @@ fn patterns_train_from_selfplay_data() {
         !ok && err.contains("english data where russian was expected"),
         "{err}"
     );
-    for p in [set, weights, start] {
+    for p in [set, weights, start, grown] {
         let _ = std::fs::remove_file(p);
     }
 }

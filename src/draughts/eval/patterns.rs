@@ -45,7 +45,9 @@
 //! ([`PatternWeights::parse`]). Weights are stored in 1/[`UNITS`] of a centi-man. A file of
 //! version 1 to 3 holds its first 1 to 3 layers, all 4x4, the whole table; version 4 records
 //! each layer's shape and stores one window of each turned pair (the other's weights follow from
-//! the colour symmetry), its zero spans run-length coded when that is smaller.
+//! the colour symmetry), its zero spans run-length coded when that is smaller, or, for a fit
+//! that started from smaller windows, as its differences from their read-through
+//! ([`ENCODING_READ_THROUGH`]: the smaller windows' weights stored before them).
 
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::weights::Family;
@@ -509,8 +511,14 @@ pub const SHAPE_BYTES: usize = LAYERS + 1;
 /// Version 4's encodings of the kept weights: little-endian int16, one after the other ...
 pub const ENCODING_PLAIN: u8 = 0;
 /// ... or in spans: a LEB128 count of zeros, a LEB128 count of weights that are not, those
-/// weights (little-endian int16), again to the end.
+/// weights (little-endian int16), again to the end ...
 pub const ENCODING_ZERO_RUNS: u8 = 1;
+/// ... or read through a file of smaller windows ([`PatternWeights::lifted`]): that file's
+/// shapes (one byte of rows a layer), the LEB128 byte length of its kept weights in zero spans,
+/// those spans, then each kept weight's difference (modulo 2^16) from the read-through value, in
+/// zero spans. A fit that starts from smaller windows leaves untouched every configuration its
+/// data never shows, so most differences are zero and the file stays near the smaller one's size.
+pub const ENCODING_READ_THROUGH: u8 = 2;
 
 /// Why a weight file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -636,6 +644,29 @@ fn from_zero_runs(bytes: &[u8], n: usize) -> Result<Vec<i16>, WeightsError> {
         )));
     }
     Ok(out)
+}
+
+/// The layers' shapes of a version-4 file's `rows` (one byte a layer).
+fn shapes_of(rows: &[u8]) -> Result<Shapes, WeightsError> {
+    let mut shapes = SHAPES_4X4;
+    for (layer, (shape, &rows)) in shapes.iter_mut().zip(rows).enumerate() {
+        *shape = Shape::from_rows(rows as u32).ok_or_else(|| {
+            WeightsError::Shape(format!(
+                "{} windows of {WINDOW_FILES}x{rows}; this build reads 4x4, 4x5 and 4x6",
+                LAYER_NAMES[layer]
+            ))
+        })?;
+    }
+    Ok(shapes)
+}
+
+/// How many weights a version-4 file keeps for windows of `shapes` on a board of `board` dark
+/// squares a row ([`PatternWeights::kept_values`]).
+fn kept_len(board: u32, shapes: &Shapes) -> usize {
+    shapes
+        .iter()
+        .map(|&s| Windows::new(board, s).kept().count() * s.configs() * PHASES)
+        .sum()
 }
 
 impl PatternWeights {
@@ -827,6 +858,44 @@ impl PatternWeights {
                 body.extend_from_slice(&v.to_le_bytes());
             }
         }
+        self.file_of(&body)
+    }
+
+    /// The file form as [`PatternWeights::to_bytes`], read through `base` (the smaller windows
+    /// a fit started from, [`ENCODING_READ_THROUGH`]) when that is smaller. `base` must be of
+    /// the same family and board, colour-symmetric, and no layer's windows larger than these.
+    pub fn to_bytes_over(&self, base: &PatternWeights) -> Result<Vec<u8>, WeightsError> {
+        if base.family != self.family || base.board != self.board {
+            return Err(WeightsError::Family {
+                expected: self.family.clone(),
+                found: base.family.clone(),
+            });
+        }
+        let plain = self.to_bytes();
+        let through = base.lifted(self.shapes)?.kept_values();
+        let diff: Vec<i16> = self
+            .kept_values()
+            .iter()
+            .zip(&through)
+            .map(|(&v, &l)| v.wrapping_sub(l))
+            .collect();
+        let base_runs = zero_runs(&base.kept_values());
+        let mut body = Vec::new();
+        body.extend(self.shapes.iter().map(|s| s.rows() as u8));
+        body.push(ENCODING_READ_THROUGH);
+        body.extend(base.shapes.iter().map(|s| s.rows() as u8));
+        push_varint(&mut body, base_runs.len());
+        body.extend_from_slice(&base_runs);
+        body.extend_from_slice(&zero_runs(&diff));
+        Ok(if HEADER_BYTES + body.len() < plain.len() {
+            self.file_of(&body)
+        } else {
+            plain
+        })
+    }
+
+    /// A version-4 file of `body` (shapes, encoding, weights): the header before it.
+    fn file_of(&self, body: &[u8]) -> Vec<u8> {
         let windows: usize = self
             .shapes
             .iter()
@@ -840,14 +909,25 @@ impl PatternWeights {
         let n = self.family.len().min(16);
         name[..n].copy_from_slice(&self.family.as_bytes()[..n]);
         out.extend_from_slice(&name);
-        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
-        out.extend_from_slice(&body);
+        out.extend_from_slice(&fnv1a(body).to_le_bytes());
+        out.extend_from_slice(body);
         out
     }
 
     /// Reads a weight file, which must be of `family`, whose board has `board` dark squares a
     /// row (its windows' shapes are the file's).
     pub fn parse(bytes: &[u8], family: &str, board: u32) -> Result<PatternWeights, WeightsError> {
+        Self::parse_with_base(bytes, family, board).map(|(w, _)| w)
+    }
+
+    /// Reads a weight file as [`PatternWeights::parse`], with the smaller windows it is read
+    /// through when it is so stored ([`ENCODING_READ_THROUGH`]), so that a fit starting from it
+    /// can write its own weights over the same base.
+    pub fn parse_with_base(
+        bytes: &[u8],
+        family: &str,
+        board: u32,
+    ) -> Result<(PatternWeights, Option<PatternWeights>), WeightsError> {
         if bytes.len() < HEADER_BYTES || bytes[..8] != MAGIC {
             return Err(WeightsError::NotWeights);
         }
@@ -870,7 +950,8 @@ impl PatternWeights {
         let out = if version == VERSION {
             Self::parse_shaped(body, &found, board, found_windows)?
         } else {
-            Self::parse_whole(body, &found, board, found_windows, version as usize)?
+            let whole = Self::parse_whole(body, &found, board, found_windows, version as usize)?;
+            (whole, None)
         };
         if fnv1a(body) != sum {
             return Err(WeightsError::Checksum);
@@ -906,23 +987,16 @@ impl PatternWeights {
         Ok(out)
     }
 
-    /// The table of a version-4 file: shapes, encoding, the kept windows' weights.
+    /// The table of a version-4 file: shapes, encoding, the kept windows' weights; and the
+    /// smaller windows it is read through, if it is.
     fn parse_shaped(
         body: &[u8],
         family: &str,
         board: u32,
         found_windows: usize,
-    ) -> Result<PatternWeights, WeightsError> {
+    ) -> Result<(PatternWeights, Option<PatternWeights>), WeightsError> {
         let head = body.get(..SHAPE_BYTES).ok_or(WeightsError::Truncated)?;
-        let mut shapes = SHAPES_4X4;
-        for (layer, (shape, &rows)) in shapes.iter_mut().zip(head).enumerate() {
-            *shape = Shape::from_rows(rows as u32).ok_or_else(|| {
-                WeightsError::Shape(format!(
-                    "{} windows of {WINDOW_FILES}x{rows}; this build reads 4x4, 4x5 and 4x6",
-                    LAYER_NAMES[layer]
-                ))
-            })?;
-        }
+        let shapes = shapes_of(&head[..LAYERS])?;
         let windows: usize = shapes.iter().map(|&s| window_count(board, s)).sum();
         if found_windows != windows {
             return Err(WeightsError::Shape(format!(
@@ -930,11 +1004,9 @@ impl PatternWeights {
                 shapes_name(&shapes)
             )));
         }
-        let n: usize = shapes
-            .iter()
-            .map(|&s| Windows::new(board, s).kept().count() * s.configs() * PHASES)
-            .sum();
+        let n = kept_len(board, &shapes);
         let data = &body[SHAPE_BYTES..];
+        let mut base = None;
         let kept = match head[LAYERS] {
             ENCODING_PLAIN => {
                 if data.len() < 2 * n {
@@ -951,13 +1023,36 @@ impl PatternWeights {
                     .collect()
             }
             ENCODING_ZERO_RUNS => from_zero_runs(data, n)?,
+            ENCODING_READ_THROUGH => {
+                let base_shapes = shapes_of(data.get(..LAYERS).ok_or(WeightsError::Truncated)?)?;
+                let mut at = LAYERS;
+                let len = read_varint(data, &mut at)?;
+                let end = at
+                    .checked_add(len)
+                    .filter(|&end| end <= data.len())
+                    .ok_or(WeightsError::Truncated)?;
+                let base_kept = from_zero_runs(&data[at..end], kept_len(board, &base_shapes))?;
+                let smaller = PatternWeights::from_kept(family, board, base_shapes, &base_kept);
+                let through = smaller.lifted(shapes)?.kept_values();
+                let diff = from_zero_runs(&data[end..], n)?;
+                base = Some(smaller);
+                through
+                    .iter()
+                    .zip(&diff)
+                    .map(|(&l, &d)| l.wrapping_add(d))
+                    .collect()
+            }
             e => {
                 return Err(WeightsError::Shape(format!(
-                    "table encoding {e}; this build reads {ENCODING_PLAIN} and {ENCODING_ZERO_RUNS}"
+                    "table encoding {e}; this build reads {ENCODING_PLAIN}, {ENCODING_ZERO_RUNS} \
+                     and {ENCODING_READ_THROUGH}"
                 )));
             }
         };
-        Ok(PatternWeights::from_kept(family, board, shapes, &kept))
+        Ok((
+            PatternWeights::from_kept(family, board, shapes, &kept),
+            base,
+        ))
     }
 }
 
@@ -1237,8 +1332,14 @@ mod tests {
                 _ => 0,
             })
             .collect();
-        let mut w = PatternWeights::from_kept(family, board, shapes, &kept);
-        // A self-turned window's configurations that are their own image have no weight.
+        tied(PatternWeights::from_kept(family, board, shapes, &kept))
+    }
+
+    /// `w` with each self-turned window's weights tied as the trainer ties them: a
+    /// configuration that is its own image has no weight, the image of another has its
+    /// negation.
+    fn tied(mut w: PatternWeights) -> PatternWeights {
+        let shapes = w.shapes;
         for (layer, &shape) in shapes.iter().enumerate() {
             let win = w.windows(layer);
             for s in 2 * win.pairs..win.count {
@@ -1304,6 +1405,108 @@ mod tests {
     }
 
     #[test]
+    fn read_through_files_round_trip_small_and_refuse_damage() {
+        let small = [Shape::Rows4, Shape::Rows4, Shape::Rows4];
+        let large = [Shape::Rows6, Shape::Rows5, Shape::Rows4];
+        let base = random_weights("flying-8x8", Board8::W, small, 21, 1);
+        // A fit from the read-through that moved one weight in 40 (as data touches some
+        // configurations and not others).
+        let mut rng = Rng::new(5);
+        let kept: Vec<i16> = base
+            .lifted(large)
+            .unwrap()
+            .kept_values()
+            .into_iter()
+            .map(|v| match rng.below(40) {
+                0 => v.wrapping_add(rng.below(400) as i16 - 200),
+                _ => v,
+            })
+            .collect();
+        let fit = tied(PatternWeights::from_kept(
+            "flying-8x8",
+            Board8::W,
+            large,
+            &kept,
+        ));
+        let plain = fit.to_bytes();
+        let bytes = fit.to_bytes_over(&base).unwrap();
+        assert_eq!(bytes[HEADER_BYTES + LAYERS], ENCODING_READ_THROUGH);
+        assert!(
+            bytes.len() * 4 < plain.len(),
+            "{} bytes read through, {} not",
+            bytes.len(),
+            plain.len()
+        );
+        let (back, through) = PatternWeights::parse_with_base(&bytes, "flying-8x8", 4).unwrap();
+        assert_eq!(back, fit);
+        assert_eq!(through, Some(base.clone()));
+        // Written again over the base it was read with: the same file.
+        assert_eq!(back.to_bytes_over(&through.unwrap()).unwrap(), bytes);
+        // Other files have no base; weights with nothing in common with the base are written
+        // in their own smaller form.
+        assert_eq!(
+            PatternWeights::parse_with_base(&plain, "flying-8x8", 4)
+                .unwrap()
+                .1,
+            None
+        );
+        let other = random_weights("flying-8x8", Board8::W, large, 22, 1);
+        assert_eq!(other.to_bytes_over(&base).unwrap(), other.to_bytes());
+        // A base of larger windows, of another family, is refused.
+        assert!(matches!(
+            base.to_bytes_over(&fit),
+            Err(WeightsError::Shape(_))
+        ));
+        let english = random_weights("english", Board8::W, small, 23, 1);
+        assert!(matches!(
+            fit.to_bytes_over(&english),
+            Err(WeightsError::Family { .. })
+        ));
+        // Cut anywhere: refused, never a panic.
+        let n = bytes.len() - HEADER_BYTES;
+        for cut in [1, 2, 3, 100, n / 3, n / 2, n - SHAPE_BYTES - 2, n - 2] {
+            assert!(
+                PatternWeights::parse(&bytes[..bytes.len() - cut], "flying-8x8", 4).is_err(),
+                "cut {cut}"
+            );
+        }
+        // A base shape this build does not read, a base larger than the file's windows, a base
+        // length past the end.
+        let at = HEADER_BYTES + SHAPE_BYTES;
+        let mut seven = bytes.clone();
+        seven[at] = 7;
+        let e = PatternWeights::parse(&seven, "flying-8x8", 4).unwrap_err();
+        assert!(e.to_string().contains("men windows of 4x7"), "{e}");
+        let larger_base = random_weights(
+            "flying-8x8",
+            Board8::W,
+            [Shape::Rows4, Shape::Rows4, Shape::Rows5],
+            24,
+            50,
+        );
+        let base_runs = zero_runs(&larger_base.kept_values());
+        let mut body = vec![6, 5, 4, ENCODING_READ_THROUGH, 4, 4, 5];
+        push_varint(&mut body, base_runs.len());
+        body.extend_from_slice(&base_runs);
+        body.extend_from_slice(&zero_runs(&fit.kept_values()));
+        let e = PatternWeights::parse(&fit.file_of(&body), "flying-8x8", 4).unwrap_err();
+        assert!(e.to_string().contains("mixed windows of 4x5"), "{e}");
+        let mut long = bytes[..at + LAYERS].to_vec();
+        push_varint(&mut long, usize::MAX >> 1);
+        assert_eq!(
+            PatternWeights::parse(&long, "flying-8x8", 4),
+            Err(WeightsError::Truncated)
+        );
+        // The checksum changed.
+        let mut bad = bytes.clone();
+        bad[HEADER_BYTES - 1] ^= 1;
+        assert_eq!(
+            PatternWeights::parse(&bad, "flying-8x8", 4),
+            Err(WeightsError::Checksum)
+        );
+    }
+
+    #[test]
     fn weight_files_round_trip_and_refuse_the_wrong_one() {
         let shapes = [Shape::Rows5, Shape::Rows4, Shape::Rows4];
         for (family, board) in [("international", Board10::W), ("english", Board8::W)] {
@@ -1362,9 +1565,9 @@ mod tests {
             Err(WeightsError::Checksum)
         );
         let mut encoding = bytes.clone();
-        encoding[HEADER_BYTES + LAYERS] = 2;
+        encoding[HEADER_BYTES + LAYERS] = 3;
         let e = PatternWeights::parse(&encoding, "international", 5).unwrap_err();
-        assert!(e.to_string().contains("table encoding 2"), "{e}");
+        assert!(e.to_string().contains("table encoding 3"), "{e}");
         let mut v9 = bytes.clone();
         v9[8] = 9;
         assert_eq!(
