@@ -516,6 +516,9 @@ pub trait Session: Send {
     fn book_moves(&self, book: &Book) -> Option<Vec<(MoveText, BookMove)>>;
     /// Moves played from the position set (its history's length).
     fn ply(&self) -> usize;
+    /// Evaluates the current position once, so that what the game's evaluation reads once a
+    /// process (the embedded pattern weights) is read now and not under a search's clock.
+    fn load_evaluation(&self);
 }
 
 /// A search of a position, ready to run on any thread: called with its limits, options, table,
@@ -755,6 +758,10 @@ impl<G: Evaluate> Session for GameSession<G> {
         self.history.len()
     }
 
+    fn load_evaluation(&self) {
+        self.pos.evaluate();
+    }
+
     fn searcher(&self) -> Searcher {
         let (root, history) = (self.pos, self.history.clone());
         let tables = self.tables.clone();
@@ -919,8 +926,10 @@ impl Engine {
             book_rng: Rng::new(book_seed),
             book_seed,
         };
-        // The embedded book is decoded now, not at the first `go`, whose clock runs.
+        // The embedded book and weights are decoded now, not at the first `go`, whose clock
+        // runs.
         let _ = engine.book();
+        engine.session.load_evaluation();
         Ok(engine)
     }
 
@@ -1093,8 +1102,10 @@ impl Engine {
         self.setup = (None, Vec::new());
         self.tt.clear();
         self.reopen_tables();
-        // The new variant's book decoded now, not at the first `go`, whose clock runs.
+        // The new variant's book and weights decoded now, not at the first `go`, whose clock
+        // runs.
         let _ = self.book();
+        self.session.load_evaluation();
         Ok(())
     }
 
