@@ -863,7 +863,9 @@ impl PatternWeights {
 
     /// The file form as [`PatternWeights::to_bytes`], read through `base` (the smaller windows
     /// a fit started from, [`ENCODING_READ_THROUGH`]) when that is smaller. `base` must be of
-    /// the same family and board, colour-symmetric, and no layer's windows larger than these.
+    /// the same family and board, and no layer's windows larger than these. The differences are
+    /// taken from `base` as the file gives it back (its kept windows, the partners' weights
+    /// following from them), so that reading the file gives these weights exactly.
     pub fn to_bytes_over(&self, base: &PatternWeights) -> Result<Vec<u8>, WeightsError> {
         if base.family != self.family || base.board != self.board {
             return Err(WeightsError::Family {
@@ -872,6 +874,8 @@ impl PatternWeights {
             });
         }
         let plain = self.to_bytes();
+        let base_kept = base.kept_values();
+        let base = PatternWeights::from_kept(&base.family, base.board, base.shapes, &base_kept);
         let through = base.lifted(self.shapes)?.kept_values();
         let diff: Vec<i16> = self
             .kept_values()
@@ -879,7 +883,7 @@ impl PatternWeights {
             .zip(&through)
             .map(|(&v, &l)| v.wrapping_sub(l))
             .collect();
-        let base_runs = zero_runs(&base.kept_values());
+        let base_runs = zero_runs(&base_kept);
         let mut body = Vec::new();
         body.extend(self.shapes.iter().map(|s| s.rows() as u8));
         body.push(ENCODING_READ_THROUGH);
@@ -1440,8 +1444,15 @@ mod tests {
         let (back, through) = PatternWeights::parse_with_base(&bytes, "flying-8x8", 4).unwrap();
         assert_eq!(back, fit);
         assert_eq!(through, Some(base.clone()));
-        // Written again over the base it was read with: the same file.
+        // Written again over the base it was read with: the same file; over a base whose
+        // partner windows disagree with their kept ones (which the file does not store): the
+        // same file too, the differences taken from the base as it reads back.
         assert_eq!(back.to_bytes_over(&through.unwrap()).unwrap(), bytes);
+        let mut lopsided = base.clone();
+        let partner = lopsided.windows(MEN).partner(0);
+        let i = lopsided.index(MEN, partner, 5);
+        lopsided.table[i] += 7;
+        assert_eq!(fit.to_bytes_over(&lopsided).unwrap(), bytes);
         // Other files have no base; weights with nothing in common with the base are written
         // in their own smaller form.
         assert_eq!(
