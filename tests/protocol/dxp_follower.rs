@@ -267,8 +267,17 @@ fn take_backs_are_accepted_within_the_game_and_refused_outside_it() {
     // Our BACKACC and the move after it are FRAME_GAP apart by tiao's own log stamps (a lower
     // bound on a wait: load only lengthens it), so a client reading one frame a receive call
     // (pydraughts) gets the move alone.
+    // The log reaches this test through a pipe, so the peer may hold the move before its log
+    // line is here, and the same move may have been sent before the take-back: wait for its
+    // line after BACKACC's.
     let sent = format!("send MOVE \"{again}\"");
-    t.wait_log(&sent);
+    t.wait_log("send BACKACC \"K0\"");
+    let before = {
+        let log = t.log_text();
+        let acc = log.rfind("send BACKACC \"K0\"").unwrap();
+        log[..acc].lines().filter(|l| l.contains(&sent)).count()
+    };
+    t.wait_log_n(&sent, before + 1);
     let log = t.log_text();
     let acc = log
         .rfind("send BACKACC \"K0\"")
