@@ -669,6 +669,22 @@ fn kept_len(board: u32, shapes: &Shapes) -> usize {
         .sum()
 }
 
+/// The smaller windows of `base_shapes` whose kept weights are `base_kept`, as a file gives
+/// them back, and their kept weights read through windows of `shapes`: what a read-through
+/// file's differences are taken from ([`ENCODING_READ_THROUGH`]), the same on writing and on
+/// reading.
+fn read_through(
+    family: &str,
+    board: u32,
+    base_shapes: Shapes,
+    base_kept: &[i16],
+    shapes: Shapes,
+) -> Result<(PatternWeights, Vec<i16>), WeightsError> {
+    let base = PatternWeights::from_kept(family, board, base_shapes, base_kept);
+    let through = base.lifted(shapes)?.kept_values();
+    Ok((base, through))
+}
+
 impl PatternWeights {
     /// All-zero weights of `family` for the board of `board` dark squares a row, with windows of
     /// `shapes`.
@@ -875,8 +891,13 @@ impl PatternWeights {
         }
         let plain = self.to_bytes();
         let base_kept = base.kept_values();
-        let base = PatternWeights::from_kept(&base.family, base.board, base.shapes, &base_kept);
-        let through = base.lifted(self.shapes)?.kept_values();
+        let (base, through) = read_through(
+            &base.family,
+            base.board,
+            base.shapes,
+            &base_kept,
+            self.shapes,
+        )?;
         let diff: Vec<i16> = self
             .kept_values()
             .iter()
@@ -1036,8 +1057,8 @@ impl PatternWeights {
                     .filter(|&end| end <= data.len())
                     .ok_or(WeightsError::Truncated)?;
                 let base_kept = from_zero_runs(&data[at..end], kept_len(board, &base_shapes))?;
-                let smaller = PatternWeights::from_kept(family, board, base_shapes, &base_kept);
-                let through = smaller.lifted(shapes)?.kept_values();
+                let (smaller, through) =
+                    read_through(family, board, base_shapes, &base_kept, shapes)?;
                 let diff = from_zero_runs(&data[end..], n)?;
                 base = Some(smaller);
                 through
