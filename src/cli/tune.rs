@@ -467,10 +467,7 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
     };
     std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
     let stored = match &base {
-        Some(b)
-            if bytes[patterns::HEADER_BYTES + patterns::LAYERS]
-                == patterns::ENCODING_READ_THROUGH =>
-        {
+        Some(b) if patterns::PatternWeights::is_read_through(&bytes) => {
             format!(
                 ", stored as differences from {}",
                 patterns::shapes_name(&b.shapes)

@@ -861,8 +861,13 @@ impl PatternWeights {
             self.is_symmetric(),
             "a version-4 file holds symmetric weights"
         );
-        let kept = self.kept_values();
-        let runs = zero_runs(&kept);
+        self.file_of(&self.plain_body(&self.kept_values()))
+    }
+
+    /// The body of [`PatternWeights::to_bytes`]'s file: shapes, then `kept` (these weights'
+    /// [`PatternWeights::kept_values`]) in the smaller of the plain and zero-run encodings.
+    fn plain_body(&self, kept: &[i16]) -> Vec<u8> {
+        let runs = zero_runs(kept);
         let mut body = Vec::with_capacity(SHAPE_BYTES + runs.len().min(2 * kept.len()));
         body.extend(self.shapes.iter().map(|s| s.rows() as u8));
         if runs.len() < 2 * kept.len() {
@@ -870,11 +875,11 @@ impl PatternWeights {
             body.extend_from_slice(&runs);
         } else {
             body.push(ENCODING_PLAIN);
-            for v in &kept {
+            for v in kept {
                 body.extend_from_slice(&v.to_le_bytes());
             }
         }
-        self.file_of(&body)
+        body
     }
 
     /// The file form as [`PatternWeights::to_bytes`], read through `base` (the smaller windows
@@ -889,7 +894,8 @@ impl PatternWeights {
                 found: base.family.clone(),
             });
         }
-        let plain = self.to_bytes();
+        let kept = self.kept_values();
+        let plain = self.plain_body(&kept);
         let base_kept = base.kept_values();
         let (base, through) = read_through(
             &base.family,
@@ -898,8 +904,7 @@ impl PatternWeights {
             &base_kept,
             self.shapes,
         )?;
-        let diff: Vec<i16> = self
-            .kept_values()
+        let diff: Vec<i16> = kept
             .iter()
             .zip(&through)
             .map(|(&v, &l)| v.wrapping_sub(l))
@@ -912,11 +917,18 @@ impl PatternWeights {
         push_varint(&mut body, base_runs.len());
         body.extend_from_slice(&base_runs);
         body.extend_from_slice(&zero_runs(&diff));
-        Ok(if HEADER_BYTES + body.len() < plain.len() {
-            self.file_of(&body)
+        Ok(self.file_of(if body.len() < plain.len() {
+            &body
         } else {
-            plain
-        })
+            &plain
+        }))
+    }
+
+    /// Whether a weight file's weights are stored read through smaller windows
+    /// ([`ENCODING_READ_THROUGH`], as [`PatternWeights::to_bytes_over`] writes them when that is
+    /// smaller). False for a file too short to say.
+    pub fn is_read_through(bytes: &[u8]) -> bool {
+        bytes.get(HEADER_BYTES + LAYERS) == Some(&ENCODING_READ_THROUGH)
     }
 
     /// A version-4 file of `body` (shapes, encoding, weights): the header before it.
@@ -1456,6 +1468,9 @@ mod tests {
         let plain = fit.to_bytes();
         let bytes = fit.to_bytes_over(&base).unwrap();
         assert_eq!(bytes[HEADER_BYTES + LAYERS], ENCODING_READ_THROUGH);
+        assert!(PatternWeights::is_read_through(&bytes));
+        assert!(!PatternWeights::is_read_through(&plain));
+        assert!(!PatternWeights::is_read_through(&bytes[..HEADER_BYTES]));
         assert!(
             bytes.len() * 4 < plain.len(),
             "{} bytes read through, {} not",
