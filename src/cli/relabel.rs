@@ -2,7 +2,9 @@
 //! (`tiao::training::relabel` does a chunk). Streams the input one batch of chunks at a time;
 //! shardable by chunk (`--shard I/N`: the input's chunks `c` with `c % N == I`); resumable:
 //! run again with the same arguments and it continues after the last complete chunk of the
-//! output, checking that the chunks there are those the input gives.
+//! output, checking that the chunks there are those the input gives. `--egdb` and
+//! `--max-pieces` are not in the chunks: they are written beside the output (`<out>.relabel`)
+//! and a resume with others is refused.
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -12,21 +14,30 @@ use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
 use tiao::dispatch;
 use tiao::draughts::rules::Rules;
+use tiao::egdb::Probe;
+use tiao::egdb::draughts::open_tables;
 use tiao::training::data::{self, ChunkHeader, Record};
-use tiao::training::relabel::relabel_chunk;
+use tiao::training::relabel::{Relabel, relabel_chunk};
 use tiao::variant::GameKind;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   tiao relabel --data intl.tsd --nodes 32000 --out intl-32k.tsd
   tiao relabel --data intl.tsd --nodes 32000 --shard 0/8 --out intl-32k-0.tsd
+  tiao relabel -v russian --data ru.tsd --nodes 4000 --egdb DIR --max-pieces 10 --out ru-eg.tsd
 
 The output has the input's chunks (those of --shard), each position's score replaced by a
 search at --nodes (the chunk header's nodes field says so); positions, results and plies are
 kept. Sharded over N machines, each runs
   tiao relabel --data all.tsd --nodes 32000 --shard $I/$N --out part-$I.tsd
 and the parts concatenate (`cat part-*.tsd`; in any order: a fit does not depend on the order
-of the chunks but for its batches). Interrupted? Run the same command again.")]
+of the chunks but for its batches). Interrupted? Run the same command again.
+
+Endgame labels: with --egdb the search probes the endgame tables of DIR (`tiao egdb build`), so
+the positions they cover are scored exactly and those a few captures above them by a search
+that reaches them; with --max-pieces only the positions of at most that many pieces are
+searched again (the others keep their score), which makes a pass over the endings of a large
+file cheap. A record holds no draw counters: the tables answer as for counters at zero.")]
 pub struct RelabelArgs {
     #[command(flatten)]
     game: super::GameArgs,
@@ -42,6 +53,13 @@ pub struct RelabelArgs {
     /// This process's share of the input's chunks, I/N (0-based I): the chunks c with c % N == I.
     #[arg(long, default_value = "0/1", value_parser = super::shard::parse_shard)]
     shard: (u32, u32),
+    /// Endgame tables directory the search probes (see `tiao egdb`); default: none.
+    #[arg(long, value_name = "DIR")]
+    egdb: Option<String>,
+    /// Search again only the positions of at most this many pieces; the others keep their
+    /// score. Default: every position.
+    #[arg(long, value_parser = super::whole::<u32>(2, 64))]
+    max_pieces: Option<u32>,
     /// Worker threads (chunks relabelled at once).
     #[arg(long, short, default_value_t = default_threads(),
           value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
@@ -74,6 +92,21 @@ impl From<data::DataError> for Stop {
     }
 }
 
+/// The settings file beside the output: what the chunks do not say of how they were relabelled.
+fn settings_path(out: &str) -> String {
+    format!("{out}.relabel")
+}
+
+/// The settings line of a relabelling (an output written without a settings file was
+/// relabelled with every position and no tables).
+fn settings_line(max_pieces: Option<u32>, tables: Option<(u32, usize)>) -> String {
+    let pieces = max_pieces.map_or("all".to_string(), |p| p.to_string());
+    let tables = tables.map_or("none".to_string(), |(most, slices)| {
+        format!("up to {most} pieces ({slices} slices)")
+    });
+    format!("max-pieces {pieces}, endgame tables {tables}")
+}
+
 /// Whether output chunk `done` is input chunk `input` relabelled at `nodes`.
 fn same_chunk(done: &ChunkHeader, input: &ChunkHeader, nodes: u32) -> bool {
     *done == ChunkHeader { nodes, ..*input }
@@ -93,6 +126,40 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
             args.out
         ));
     }
+    let egdb = match &args.egdb {
+        None => None,
+        Some(dir) => {
+            let dir = std::path::Path::new(dir);
+            if !dir.is_dir() {
+                return Err(format!("--egdb {}: no such directory", dir.display()));
+            }
+            let (found, problems) = open_tables::<R>(dir);
+            if let Some(p) = problems.first() {
+                return Err(format!(
+                    "--egdb {}: {p} ({} files refused); relabelling needs every table whole",
+                    dir.display(),
+                    problems.len()
+                ));
+            }
+            if found.slices() == 0 {
+                return Err(format!(
+                    "--egdb {}: no {} tables there",
+                    dir.display(),
+                    kind.variant.name()
+                ));
+            }
+            Some(found)
+        }
+    };
+    let settings = settings_line(
+        args.max_pieces,
+        egdb.as_ref().map(|t| (t.max_pieces(), t.slices())),
+    );
+    let how = Relabel::<R> {
+        nodes: args.nodes,
+        max_pieces: args.max_pieces.unwrap_or(u32::MAX),
+        tables: egdb.as_ref().map(|t| t as &dyn Probe<_>),
+    };
     // One table per worker (each chunk clears its own first).
     let tables = super::shard::worker_tables(args.threads, args.hash)?;
     let input = File::open(&args.data).map_err(|e| format!("{}: {e}", args.data))?;
@@ -111,6 +178,23 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
         }
     }
     let (done, valid_bytes) = scan.map_or((Vec::new(), None), |s| (s.chunks, Some(s.valid_bytes)));
+    let settings_file = settings_path(&args.out);
+    if !done.is_empty() {
+        let before = match std::fs::read_to_string(&settings_file) {
+            Ok(s) => s.trim().to_string(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => settings_line(None, None),
+            Err(e) => return Err(format!("{settings_file}: {e}")),
+        };
+        if before != settings {
+            return Err(format!(
+                "{}: relabelled with {before}, not {settings} ({settings_file}); choose another \
+                 --out",
+                args.out
+            ));
+        }
+    }
+    std::fs::write(&settings_file, format!("{settings}\n"))
+        .map_err(|e| format!("{settings_file}: {e}"))?;
     let mut out: Option<BufWriter<File>> = None;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
@@ -118,8 +202,8 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
         .map_err(|e| format!("thread pool: {e}"))?;
     let (shard, shards) = args.shard;
     eprintln!(
-        "relabel {}: {} (shard {shard}/{shards} of its chunks), {} nodes a position, {} threads \
-         -> {}",
+        "relabel {}: {} (shard {shard}/{shards} of its chunks), {} nodes a position, {settings}, \
+         {} threads -> {}",
         kind.variant.name(),
         args.data,
         args.nodes,
@@ -157,7 +241,7 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
                 .map(|(at, _, records)| {
                     let worker = rayon::current_thread_index().unwrap_or(0);
                     let mut new = records.clone();
-                    relabel_chunk::<R>(&mut new, args.nodes, &tables[worker])
+                    relabel_chunk::<R>(&mut new, &how, &tables[worker])
                         .map_err(|e| format!("{}: chunk at byte {at}, {e}", args.data))?;
                     Ok(new)
                 })

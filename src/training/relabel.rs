@@ -14,14 +14,24 @@
 //! over threads, processes or machines gives the same scores, and the chunks of the parts,
 //! concatenated in the input's order, are those of the whole.
 //!
+//! Endgame labels: with endgame tables ([`Relabel::tables`]) the search probes them, so a
+//! position they cover is scored exactly (a table win or loss is stored as ±`DECISIVE`, a
+//! draw as 0) and a position a few captures above them is scored by a search that reaches
+//! them, where the self-play's search (which never probes tables) scored both by the
+//! evaluation. A record holds no draw counters or game history: the tables answer as for a
+//! position whose counters are at zero. With [`Relabel::max_pieces`] only the positions of at
+//! most that many pieces are searched again (the endings), the others keep their score.
+//!
 //! Invariant: [`relabel_chunk`] changes nothing but `score`, and refuses a record that is not a
 //! position of the rules before it changes anything.
 
 use super::data::Record;
-use super::selfplay::{node_search, stored_score};
+use super::selfplay::{node_search_with_tables, stored_score};
 use crate::draughts::board::Geometry;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
+use crate::egdb::Probe;
+use crate::game::Game;
 use crate::search::tt::Tt;
 use std::fmt;
 
@@ -51,12 +61,35 @@ fn position_of<R: Rules>(r: &Record) -> Result<Position<R>, String> {
     Position::<R>::from_parts(r.white, r.black, r.kings, r.side).map_err(|e| e.to_string())
 }
 
-/// Searches every position of `records` (one chunk, in order) at `nodes` nodes on `tt`
-/// (cleared first) and stores the scores. Every record is checked first: on an error nothing
-/// has changed.
+/// How the positions of a chunk are scored again.
+#[derive(Clone, Copy)]
+pub struct Relabel<'a, R: Rules> {
+    /// Nodes searched per position.
+    pub nodes: u64,
+    /// Only positions of at most this many pieces are searched again; the others keep their
+    /// score (`u32::MAX`: every position).
+    pub max_pieces: u32,
+    /// Endgame tables the search probes, or none.
+    pub tables: Option<&'a dyn Probe<Position<R>>>,
+}
+
+impl<R: Rules> Relabel<'_, R> {
+    /// Every position searched again at `nodes`, without tables.
+    pub fn nodes(nodes: u64) -> Self {
+        Relabel {
+            nodes,
+            max_pieces: u32::MAX,
+            tables: None,
+        }
+    }
+}
+
+/// Searches the positions of `records` (one chunk, in order) as `how` says, on `tt` (cleared
+/// first), and stores the scores. Every record is checked first: on an error nothing has
+/// changed.
 pub fn relabel_chunk<R: Rules>(
     records: &mut [Record],
-    nodes: u64,
+    how: &Relabel<'_, R>,
     tt: &Tt,
 ) -> Result<(), RelabelError> {
     let positions = records
@@ -66,7 +99,10 @@ pub fn relabel_chunk<R: Rules>(
         .collect::<Result<Vec<_>, _>>()?;
     tt.clear();
     for (r, pos) in records.iter_mut().zip(&positions) {
-        r.score = stored_score(node_search(pos, &[], nodes, tt).score.0);
+        if pos.piece_count() <= how.max_pieces {
+            let found = node_search_with_tables(pos, &[], how.nodes, how.tables, tt);
+            r.score = stored_score(found.score.0);
+        }
     }
     Ok(())
 }
@@ -92,13 +128,13 @@ mod tests {
         let original = game_records::<International>(1);
         assert!(original.len() > 10);
         let mut a = original.clone();
-        relabel_chunk::<International>(&mut a, 3000, &Tt::new(1)).unwrap();
+        relabel_chunk::<International>(&mut a, &Relabel::nodes(3000), &Tt::new(1)).unwrap();
         // Another table size, a table holding another chunk's entries: the same scores.
         let tt = Tt::new(2);
         let mut other = game_records::<International>(2);
-        relabel_chunk::<International>(&mut other, 3000, &tt).unwrap();
+        relabel_chunk::<International>(&mut other, &Relabel::nodes(3000), &tt).unwrap();
         let mut b = original.clone();
-        relabel_chunk::<International>(&mut b, 3000, &tt).unwrap();
+        relabel_chunk::<International>(&mut b, &Relabel::nodes(3000), &tt).unwrap();
         assert_eq!(a, b);
         for (new, old) in a.iter().zip(&original) {
             let keep = Record {
@@ -118,7 +154,8 @@ mod tests {
         // A bit outside the 8x8 board.
         records[3].white |= 1 << 63;
         let before = records.clone();
-        let e = relabel_chunk::<Russian>(&mut records, 500, &Tt::new(1)).unwrap_err();
+        let e =
+            relabel_chunk::<Russian>(&mut records, &Relabel::nodes(500), &Tt::new(1)).unwrap_err();
         assert_eq!(e.index, 3);
         assert!(e.to_string().contains("outside the board"), "{e}");
         assert_eq!(records, before);

@@ -15,11 +15,12 @@ use super::data::{DECISIVE, Record};
 use crate::draughts::movegen::has_capture;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
+use crate::egdb::Probe;
 use crate::game::Game;
 use crate::game::color::Color;
 use crate::game::rng::Rng;
 use crate::game::walk::random_walk;
-use crate::search::score::is_decisive;
+use crate::search::score::{is_decisive, is_table};
 use crate::search::tt::Tt;
 use crate::search::{self, Control, Limits, SearchOptions};
 use crate::track::{GameTrack, RuleEnd};
@@ -61,10 +62,11 @@ fn game_rng(seed: u64, game: u64) -> Rng {
     r
 }
 
-/// The score stored for a search score (side to move): a proven win or loss as ±[`DECISIVE`],
-/// any other score clamped inside it.
+/// The score stored for a search score (side to move): a proven win or loss (a game's end the
+/// search found, or an endgame table's answer) as ±[`DECISIVE`], any other score clamped inside
+/// it.
 pub fn stored_score(s: i32) -> i16 {
-    if is_decisive(s) {
+    if is_decisive(s) || is_table(s) {
         if s > 0 { DECISIVE } else { -DECISIVE }
     } else {
         s.clamp(-(DECISIVE as i32) + 1, DECISIVE as i32 - 1) as i16
@@ -81,15 +83,28 @@ pub fn node_search<R: Rules>(
     nodes: u64,
     tt: &Tt,
 ) -> search::SearchResult<<Position<R> as Game>::Move> {
+    node_search_with_tables(pos, history, nodes, None, tt)
+}
+
+/// [`node_search`] probing endgame `tables` (relabelling with them: positions they cover are
+/// scored exactly, and the search stops where it reaches them).
+pub fn node_search_with_tables<R: Rules>(
+    pos: &Position<R>,
+    history: &[u64],
+    nodes: u64,
+    tables: Option<&dyn Probe<Position<R>>>,
+    tt: &Tt,
+) -> search::SearchResult<<Position<R> as Game>::Move> {
     let limits = Limits {
         nodes: Some(nodes),
         ..Limits::default()
     };
-    search::search(
+    search::search_with_tables(
         pos,
         history,
         &limits,
         &SearchOptions::default(),
+        tables,
         tt,
         &Control::new(false),
         None,

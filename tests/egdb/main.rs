@@ -12,6 +12,7 @@ mod egdb_conversion;
 mod egdb_counters;
 mod egdb_files;
 mod egdb_format;
+mod egdb_labels;
 mod egdb_record;
 mod egdb_symmetry;
 mod egdb_theory;

@@ -154,3 +154,89 @@ fn relabel_changes_only_scores_and_shards_and_resumes() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+#[test]
+fn relabel_of_the_endings_keeps_the_rest_and_its_settings() {
+    let input = temp("end-in.tsd");
+    let _ = std::fs::remove_file(&input);
+    let (_, err, ok) = tiao(&[
+        "selfplay",
+        "-v",
+        "english",
+        "--games",
+        "4",
+        "--nodes",
+        "200",
+        "--chunk-games",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        input.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let original = records(&input);
+    let pieces = |r: &data::Record| (r.white | r.black).count_ones();
+    assert!(original.iter().any(|r| pieces(r) > 12) && original.iter().any(|r| pieces(r) <= 12));
+
+    // Only the positions of at most 12 pieces are searched again.
+    let out = temp("end-out.tsd");
+    let settings = PathBuf::from(format!("{}.relabel", out.display()));
+    let _ = std::fs::remove_file(&out);
+    let (_, err, ok) = relabel(&input, &out, &["--max-pieces", "12", "--threads", "1"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("max-pieces 12, endgame tables none"), "{err}");
+    let new = records(&out);
+    assert_eq!(new.len(), original.len());
+    for (n, o) in new.iter().zip(&original) {
+        if pieces(o) > 12 {
+            assert_eq!(n, o);
+        }
+    }
+    assert!(
+        new.iter()
+            .zip(&original)
+            .any(|(n, o)| pieces(o) <= 12 && n.score != o.score)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        "max-pieces 12, endgame tables none\n"
+    );
+
+    // A resume with other settings is refused and changes nothing; with the same, it ends.
+    let bytes = std::fs::read(&out).unwrap();
+    std::fs::write(&out, &bytes[..bytes.len() - 5]).unwrap();
+    let (_, err, ok) = relabel(&input, &out, &["--max-pieces", "10"]);
+    assert!(
+        !ok && err
+            .contains("relabelled with max-pieces 12, endgame tables none, not max-pieces 10"),
+        "{err}"
+    );
+    let (_, err, ok) = relabel(&input, &out, &[]);
+    assert!(!ok && err.contains("not max-pieces all"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), &bytes[..bytes.len() - 5]);
+    let (_, err, ok) = relabel(&input, &out, &["--max-pieces", "12"]);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+
+    // Tables that are not there are refused by name.
+    let missing = temp("no-such-tables");
+    let (_, err, ok) = relabel(
+        &input,
+        &temp("end-eg.tsd"),
+        &["--egdb", missing.to_str().unwrap()],
+    );
+    assert!(!ok && err.contains("no such directory"), "{err}");
+    let empty = temp("empty-tables");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (_, err, ok) = relabel(
+        &input,
+        &temp("end-eg.tsd"),
+        &["--egdb", empty.to_str().unwrap()],
+    );
+    assert!(!ok && err.contains("no english tables there"), "{err}");
+    let _ = std::fs::remove_dir_all(&empty);
+    for p in [input, out, settings, temp("end-eg.tsd")] {
+        let _ = std::fs::remove_file(p);
+    }
+}
