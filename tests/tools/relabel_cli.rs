@@ -38,16 +38,16 @@ fn relabel(input: &Path, out: &Path, extra: &[&str]) -> (String, String, bool) {
     tiao(&args)
 }
 
-#[test]
-fn relabel_changes_only_scores_and_shards_and_resumes() {
-    let input = temp("in.tsd");
+/// A small english self-play file `name` of `games` games at 200 nodes, a chunk a game.
+fn selfplay_input(name: &str, games: &str) -> PathBuf {
+    let input = temp(name);
     let _ = std::fs::remove_file(&input);
     let (_, err, ok) = tiao(&[
         "selfplay",
         "-v",
         "english",
         "--games",
-        "6",
+        games,
         "--nodes",
         "200",
         "--chunk-games",
@@ -58,6 +58,12 @@ fn relabel_changes_only_scores_and_shards_and_resumes() {
         input.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
+    input
+}
+
+#[test]
+fn relabel_changes_only_scores_and_shards_and_resumes() {
+    let input = selfplay_input("in.tsd", "6");
     let original = records(&input);
 
     let whole = temp("whole.tsd");
@@ -157,24 +163,7 @@ fn relabel_changes_only_scores_and_shards_and_resumes() {
 
 #[test]
 fn relabel_of_the_endings_keeps_the_rest_and_its_settings() {
-    let input = temp("end-in.tsd");
-    let _ = std::fs::remove_file(&input);
-    let (_, err, ok) = tiao(&[
-        "selfplay",
-        "-v",
-        "english",
-        "--games",
-        "4",
-        "--nodes",
-        "200",
-        "--chunk-games",
-        "1",
-        "--threads",
-        "1",
-        "--out",
-        input.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let input = selfplay_input("end-in.tsd", "4");
     let original = records(&input);
     let pieces = |r: &data::Record| (r.white | r.black).count_ones();
     assert!(original.iter().any(|r| pieces(r) > 12) && original.iter().any(|r| pieces(r) <= 12));
