@@ -16,6 +16,7 @@ use tiao::dispatch;
 use tiao::draughts::rules::Rules;
 use tiao::egdb::Probe;
 use tiao::egdb::draughts::open_tables;
+use tiao::engine::EgdbSetting;
 use tiao::training::data::{self, ChunkHeader, Record};
 use tiao::training::relabel::{Relabel, relabel_chunk};
 use tiao::variant::GameKind;
@@ -53,7 +54,7 @@ pub struct RelabelArgs {
     /// This process's share of the input's chunks, I/N (0-based I): the chunks c with c % N == I.
     #[arg(long, default_value = "0/1", value_parser = super::shard::parse_shard)]
     shard: (u32, u32),
-    /// Endgame tables directory the search probes (see `tiao egdb`); default: none.
+    /// Endgame tables directory the search probes (see `tiao egdb`); 'none' or absent: none.
     #[arg(long, value_name = "DIR")]
     egdb: Option<String>,
     /// Search again only the positions of at most this many pieces; the others keep their
@@ -126,13 +127,18 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
             args.out
         ));
     }
-    let egdb = match &args.egdb {
+    // The engine's reading of the option ('none', a directory that must be one); no tables
+    // unless it is given, so that a run does not depend on the machine's default directory.
+    let dir = match &args.egdb {
+        None => None,
+        Some(v) => EgdbSetting::parse(v)
+            .dir()
+            .map_err(|e| format!("--egdb: {e}"))?,
+    };
+    let egdb = match dir {
         None => None,
         Some(dir) => {
-            let dir = std::path::Path::new(dir);
-            if !dir.is_dir() {
-                return Err(format!("--egdb {}: no such directory", dir.display()));
-            }
+            let dir = dir.as_path();
             let (found, problems) = open_tables::<R>(dir);
             if let Some(p) = problems.first() {
                 return Err(format!(
