@@ -15,8 +15,6 @@ use std::time::Instant;
 use tiao::dispatch;
 use tiao::draughts::rules::Rules;
 use tiao::egdb::Probe;
-use tiao::egdb::draughts::open_tables;
-use tiao::engine::EgdbSetting;
 use tiao::training::data::{self, ChunkHeader, Record};
 use tiao::training::relabel::{Relabel, relabel_chunk};
 use tiao::variant::GameKind;
@@ -127,36 +125,9 @@ fn run_rules<R: Rules>(args: &RelabelArgs, kind: GameKind) -> Result<(), String>
             args.out
         ));
     }
-    // The engine's reading of the option ('none', a directory that must be one); no tables
-    // unless it is given, so that a run does not depend on the machine's default directory.
-    let dir = match &args.egdb {
-        None => None,
-        Some(v) => EgdbSetting::parse(v)
-            .dir()
-            .map_err(|e| format!("--egdb: {e}"))?,
-    };
-    let egdb = match dir {
-        None => None,
-        Some(dir) => {
-            let dir = dir.as_path();
-            let (found, problems) = open_tables::<R>(dir);
-            if let Some(p) = problems.first() {
-                return Err(format!(
-                    "--egdb {}: {p} ({} files refused); relabelling needs every table whole",
-                    dir.display(),
-                    problems.len()
-                ));
-            }
-            if found.slices() == 0 {
-                return Err(format!(
-                    "--egdb {}: no {} tables there",
-                    dir.display(),
-                    kind.variant.name()
-                ));
-            }
-            Some(found)
-        }
-    };
+    // No tables unless the option names them, so that a run does not depend on the machine's
+    // default directory.
+    let egdb = super::shard::whole_tables::<R>(args.egdb.as_deref(), kind.variant)?;
     let settings = settings_line(
         args.max_pieces,
         egdb.as_ref().map(|t| (t.max_pieces(), t.slices())),

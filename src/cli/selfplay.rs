@@ -24,7 +24,15 @@ Sharded over N machines (a Slurm array job, a Kubernetes indexed Job): each runs
   tiao selfplay --games 1000000 --seed 1 --shard $I/$N --out part-$I.tsd
 and `cat part-*.tsd > all.tsd` merges them (the files are sequences of chunks). The games of
 the shards together are exactly those of the unsharded run. Interrupted? Run the same command
-again: it keeps the complete chunks and continues.")]
+again: it keeps the complete chunks and continues.
+
+Ending games by endgame tables: with --egdb DIR (`tiao egdb build`) a game ends at its first
+position of at most --adjudicate-pieces pieces the tables cover (default: the most pieces of
+which DIR holds every table), that position kept, and the tables' value under the game's draw
+counters is the game's result. The searches do not probe the tables (their scores are those of
+a run without them); the endings are not played out:
+  tiao selfplay -v russian --games 20000 --nodes 4000 --egdb DIR --adjudicate-pieces 4 --out ru.tsd
+The piece count is in the file's chunk headers: a resume with another one is refused.")]
 pub struct SelfplayArgs {
     #[command(flatten)]
     game: super::GameArgs,
@@ -59,6 +67,14 @@ pub struct SelfplayArgs {
     /// Games per chunk of the file (the unit of resumption).
     #[arg(long, default_value_t = 64, value_parser = super::whole::<usize>(1, 100_000))]
     chunk_games: usize,
+    /// Endgame tables directory (see `tiao egdb`) that ends the games where it covers them;
+    /// 'none' or absent: games are played to their end.
+    #[arg(long, value_name = "DIR")]
+    egdb: Option<String>,
+    /// With --egdb: games end at positions of at most this many pieces (at most the most
+    /// pieces of which the directory holds every table, the default).
+    #[arg(long, value_parser = super::whole::<u32>(2, 64))]
+    adjudicate_pieces: Option<u32>,
 }
 
 fn default_threads() -> usize {
@@ -82,6 +98,28 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         max_plies: args.max_plies.max(1),
         seed: args.seed,
     };
+    let egdb = super::shard::whole_tables::<R>(args.egdb.as_deref(), kind.variant)?;
+    let table_end = match (&egdb, args.adjudicate_pieces) {
+        (None, None) => None,
+        (None, Some(_)) => return Err("--adjudicate-pieces needs --egdb DIR".to_string()),
+        (Some(t), pieces) => {
+            let complete = t.complete_pieces();
+            if complete < 2 {
+                return Err(format!(
+                    "--egdb: the directory does not hold every 2-piece {} table",
+                    kind.variant.name()
+                ));
+            }
+            let pieces = pieces.unwrap_or(complete);
+            if pieces > complete {
+                return Err(format!(
+                    "--adjudicate-pieces {pieces}: the directory holds every table up to \
+                     {complete} pieces only"
+                ));
+            }
+            Some(selfplay::TableEnd::<R> { tables: t, pieces })
+        }
+    };
     let (shard, shards) = args.shard;
     let header = ChunkHeader {
         variant: kind.variant,
@@ -89,6 +127,7 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         shards,
         seed: args.seed,
         nodes: args.nodes as u32,
+        table_end: table_end.as_ref().map_or(0, |t| t.pieces as u8),
         first_game: 0,
         games: 0,
         records: 0,
@@ -101,12 +140,19 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
                 && c.shard == shard
                 && c.shards == shards
                 && c.seed == header.seed
-                && c.nodes == header.nodes;
+                && c.nodes == header.nodes
+                && c.table_end == header.table_end;
             if !same {
                 return Err(format!(
-                    "{}: holds data of another run ({} shard {}/{} seed {} nodes {}); \
+                    "{}: holds data of another run ({} shard {}/{} seed {} nodes {}{}); \
                      choose another --out",
-                    args.out, c.variant, c.shard, c.shards, c.seed, c.nodes
+                    args.out,
+                    c.variant,
+                    c.shard,
+                    c.shards,
+                    c.seed,
+                    c.nodes,
+                    ended_by(c.table_end)
                 ));
             }
             if c.first_game != done_games {
@@ -138,13 +184,14 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         .map_err(|e| format!("thread pool: {e}"))?;
     eprintln!(
         "selfplay {}: {} games of {} (shard {shard}/{shards}), {} nodes/move, {} opening plies, \
-         seed {}, {} threads -> {}",
+         seed {}{}, {} threads -> {}",
         kind.variant.name(),
         todo.len(),
         mine.len(),
         args.nodes,
         settings.opening_plies,
         args.seed,
+        ended_by(header.table_end),
         args.threads,
         args.out
     );
@@ -164,7 +211,12 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
                 .map(|&g| {
                     // Inside the pool every thread has an index below `args.threads`.
                     let worker = rayon::current_thread_index().unwrap_or(0);
-                    let game = selfplay::play_game::<R>(&settings, g, &tables[worker]);
+                    let game = selfplay::play_game_ending::<R>(
+                        &settings,
+                        g,
+                        table_end.as_ref(),
+                        &tables[worker],
+                    );
                     bar.inc(1);
                     game
                 })
@@ -194,7 +246,8 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
     let secs = start.elapsed().as_secs_f64();
     println!(
         "selfplay {}: {} games, {} positions ({:.1} a game), White +{} ={} -{} ({} drawn at \
-         {} plies), {:.1} plies a game; {:.1} s, {:.0} positions/s; {} -> {}",
+         {} plies, {} ended by the tables), {:.1} plies a game; {:.1} s, {:.0} positions/s; {} -> \
+         {}",
         kind.variant.name(),
         tally.games,
         tally.positions,
@@ -204,6 +257,7 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         tally.losses,
         tally.adjudicated,
         settings.max_plies,
+        tally.tabled,
         tally.plies as f64 / tally.games.max(1) as f64,
         secs,
         tally.positions as f64 / secs.max(1e-9),
@@ -227,6 +281,7 @@ struct Tally {
     draws: u64,
     losses: u64,
     adjudicated: u64,
+    tabled: u64,
 }
 
 impl Tally {
@@ -240,5 +295,15 @@ impl Tally {
             _ => self.draws += 1,
         }
         self.adjudicated += g.adjudicated as u64;
+        self.tabled += g.tabled as u64;
+    }
+}
+
+/// How a run's games ended, for messages: nothing when played to their end.
+fn ended_by(table_end: u8) -> String {
+    if table_end == 0 {
+        String::new()
+    } else {
+        format!(", ended by the tables at {table_end} pieces")
     }
 }

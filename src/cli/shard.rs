@@ -1,10 +1,14 @@
 //! What the resumable, shardable data writers share (`tiao selfplay`, `tiao relabel`, and
 //! `tiao book build --shard`): the `--shard I/N` argument, one table per worker refused up
-//! front when the memory is not there, and resuming a data file after its last complete chunk.
+//! front when the memory is not there, the endgame tables of `--egdb` opened whole, and
+//! resuming a data file after its last complete chunk.
 //! Invariant: a writer resumes only a file that [`existing_chunks`] read as self-play data, and
 //! cuts it ([`truncate`]) only to the end of the chunks it checked.
 
 use std::fs::OpenOptions;
+use tiao::draughts::rules::Rules;
+use tiao::egdb::draughts::{DraughtsTables, open_tables};
+use tiao::engine::EgdbSetting;
 use tiao::search::tt::Tt;
 use tiao::training::data;
 
@@ -63,4 +67,37 @@ pub fn truncate(out: &str, bytes: u64) -> Result<(), String> {
         .open(out)
         .and_then(|f| f.set_len(bytes))
         .map_err(|e| format!("{out}: {e}"))
+}
+
+/// The endgame tables of `--egdb` (`arg`, read as the engine reads the option: 'none', or a
+/// directory that must be one) for a data writer: `None` without the option or with 'none', an
+/// error when a file there is refused (a writer needs every table whole: its output depends on
+/// their answers) or when the directory holds no table of `variant`.
+pub fn whole_tables<R: Rules>(
+    arg: Option<&str>,
+    variant: tiao::game::Variant,
+) -> Result<Option<DraughtsTables<R>>, String> {
+    let Some(v) = arg else { return Ok(None) };
+    let Some(dir) = EgdbSetting::parse(v)
+        .dir()
+        .map_err(|e| format!("--egdb: {e}"))?
+    else {
+        return Ok(None);
+    };
+    let (found, problems) = open_tables::<R>(&dir);
+    if let Some(p) = problems.first() {
+        return Err(format!(
+            "--egdb {}: {p} ({} files refused); this needs every table whole",
+            dir.display(),
+            problems.len()
+        ));
+    }
+    if found.slices() == 0 {
+        return Err(format!(
+            "--egdb {}: no {} tables there",
+            dir.display(),
+            variant.name()
+        ));
+    }
+    Ok(Some(found))
 }

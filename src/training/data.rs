@@ -13,7 +13,7 @@
 //! | 0 | 8 | magic `TIAOSPD\0` |
 //! | 8 | 2 | format version ([`VERSION`]) |
 //! | 10 | 1 | variant (its index in [`Variant::ALL`]) |
-//! | 11 | 1 | reserved, 0 |
+//! | 11 | 1 | pieces at which the endgame tables ended the run's games (`selfplay --egdb`), 0: none |
 //! | 12 | 4 | shard index `I` of the run that wrote the chunk |
 //! | 16 | 4 | shard count `N` |
 //! | 20 | 8 | the run's seed |
@@ -127,6 +127,9 @@ pub struct ChunkHeader {
     pub seed: u64,
     /// The run's nodes per move.
     pub nodes: u32,
+    /// A game of the run ended at its first position of at most this many pieces, scored by
+    /// the endgame tables (`tiao selfplay --egdb`); 0: the games were played to their end.
+    pub table_end: u8,
     /// The first game of the chunk, counted within its shard.
     pub first_game: u64,
     /// Games in the chunk.
@@ -219,7 +222,7 @@ pub fn write_chunk<W: Write>(
         .position(|v| *v == header.variant)
         .expect("a variant of ALL") as u8;
     h.push(v);
-    h.push(0);
+    h.push(header.table_end);
     h.extend_from_slice(&header.shard.to_le_bytes());
     h.extend_from_slice(&header.shards.to_le_bytes());
     h.extend_from_slice(&header.seed.to_le_bytes());
@@ -266,6 +269,7 @@ fn read_header(rest: &[u8], at: u64) -> Result<Option<ChunkHeader>, DataError> {
         shards: u32_at(16),
         seed: u64_at(20),
         nodes: u32_at(28),
+        table_end: rest[11],
         first_game: u64_at(32),
         games: u32_at(40),
         records: u32_at(44),
@@ -412,6 +416,7 @@ mod tests {
             shards: 4,
             seed: 7,
             nodes: 3000,
+            table_end: 4,
             first_game: 10,
             games: 2,
             records,

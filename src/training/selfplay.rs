@@ -10,12 +10,21 @@
 //!
 //! A position is kept when its side to move has no capture (the positions the static
 //! evaluation scores in the quiescence search) and it lies after the opening walk.
+//!
+//! Ending games by the endgame tables ([`TableEnd`]): a game ends at its first position of at
+//! most `pieces` pieces that the tables answer for (under the game's draw counters), that
+//! position kept as any other, and the tables' value is the game's result. The endings the
+//! engine would otherwise play out move by move (russian self-play spends half its positions
+//! on four pieces or fewer, mostly king endings run to the draw rules) cost no search, and the
+//! result is exact where a 4,000-node search may misplay a won ending. The searches never probe
+//! the tables, so the scores are those of a run without them. Determinism holds for a given set
+//! of table files (their answers are fixed).
 
 use super::data::{DECISIVE, Record};
 use crate::draughts::movegen::has_capture;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::egdb::Probe;
+use crate::egdb::{Probe, Wdl};
 use crate::game::Game;
 use crate::game::color::Color;
 use crate::game::rng::Rng;
@@ -53,6 +62,36 @@ pub struct PlayedGame {
     pub plies: usize,
     /// The game reached `max_plies` and was scored a draw.
     pub adjudicated: bool,
+    /// The game ended where the endgame tables took over ([`TableEnd`]).
+    pub tabled: bool,
+}
+
+/// Games end where endgame tables cover them (see the module's doc).
+#[derive(Clone, Copy)]
+pub struct TableEnd<'a, R: Rules> {
+    /// The tables asked.
+    pub tables: &'a dyn Probe<Position<R>>,
+    /// Only positions of at most this many pieces are asked about.
+    pub pieces: u32,
+}
+
+impl<R: Rules> TableEnd<'_, R> {
+    /// The result for White the tables give the game at `pos`, when they cover it.
+    fn result(&self, pos: &Position<R>) -> Option<i8> {
+        if pos.piece_count() > self.pieces {
+            return None;
+        }
+        let for_mover = match self.tables.probe(pos)?.wdl {
+            Wdl::Win => 1,
+            Wdl::Draw => 0,
+            Wdl::Loss => -1,
+        };
+        Some(if pos.side() == Color::White {
+            for_mover
+        } else {
+            -for_mover
+        })
+    }
 }
 
 /// The generator of game `game` of a run with seed `seed`.
@@ -151,10 +190,21 @@ fn opening<R: Rules>(s: &Settings, game: u64, tt: &Tt) -> GameTrack<Position<R>>
 
 /// Plays game `game` of a run with settings `s`, on table `tt` (cleared first).
 pub fn play_game<R: Rules>(s: &Settings, game: u64, tt: &Tt) -> PlayedGame {
+    play_game_ending::<R>(s, game, None, tt)
+}
+
+/// [`play_game`], the game ended by the endgame tables of `table_end` where they cover it.
+pub fn play_game_ending<R: Rules>(
+    s: &Settings,
+    game: u64,
+    table_end: Option<&TableEnd<'_, R>>,
+    tt: &Tt,
+) -> PlayedGame {
     let mut track = opening::<R>(s, game, tt);
     tt.clear();
     let mut records = Vec::new();
     let mut end = None;
+    let mut tabled = None;
     while track.plies() < s.max_plies {
         if let Some(e) = track.status() {
             end = Some(e);
@@ -174,12 +224,17 @@ pub fn play_game<R: Rules>(s: &Settings, game: u64, tt: &Tt) -> PlayedGame {
                 ply: track.plies().min(u16::MAX as usize) as u16,
             });
         }
+        if let Some(result) = table_end.and_then(|t| t.result(&pos)) {
+            tabled = Some(result);
+            break;
+        }
         track.play(best);
     }
-    let end = end.or_else(|| track.status());
-    let result = match end {
-        Some(RuleEnd::NoMove(Color::White)) => -1,
-        Some(RuleEnd::NoMove(Color::Black)) => 1,
+    let end = end.or_else(|| tabled.is_none().then(|| track.status()).flatten());
+    let result = match (tabled, end) {
+        (Some(result), _) => result,
+        (None, Some(RuleEnd::NoMove(Color::White))) => -1,
+        (None, Some(RuleEnd::NoMove(Color::Black))) => 1,
         _ => 0,
     };
     for r in &mut records {
@@ -189,7 +244,8 @@ pub fn play_game<R: Rules>(s: &Settings, game: u64, tt: &Tt) -> PlayedGame {
         records,
         result,
         plies: track.plies(),
-        adjudicated: end.is_none(),
+        adjudicated: end.is_none() && tabled.is_none(),
+        tabled: tabled.is_some(),
     }
 }
 

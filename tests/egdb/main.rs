@@ -14,6 +14,7 @@ mod egdb_files;
 mod egdb_format;
 mod egdb_labels;
 mod egdb_record;
+mod egdb_selfplay;
 mod egdb_symmetry;
 mod egdb_theory;
 mod egdb_verify;

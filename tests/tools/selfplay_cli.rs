@@ -265,3 +265,96 @@ fn bad_data_and_arguments_are_refused() {
     let _ = std::fs::remove_file(junk);
     let _ = std::fs::remove_file(out);
 }
+
+#[test]
+fn selfplay_ended_by_tables_records_it_and_resumes_only_alike() {
+    let tables = temp("tables");
+    let _ = std::fs::remove_dir_all(&tables);
+    let dir = tables.to_str().unwrap();
+    let (_, err, ok) = tiao(&[
+        "egdb", "build", "-v", "russian", "--pieces", "3", "--dir", dir, "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    let out = temp("russian-ended.tsd");
+    let _ = std::fs::remove_file(&out);
+    let path = out.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "selfplay",
+            "-v",
+            "russian",
+            "--games",
+            "8",
+            "--nodes",
+            "300",
+            "--seed",
+            "11",
+            "--threads",
+            "2",
+            "--chunk-games",
+            "2",
+            "--out",
+            path,
+        ];
+        args.extend_from_slice(extra);
+        tiao(&args)
+    };
+    let (text, err, ok) = run(&["--egdb", dir]);
+    assert!(ok, "{err}");
+    assert!(err.contains("ended by the tables at 3 pieces"), "{err}");
+    assert!(text.contains("ended by the tables)"), "{text}");
+    let bytes = std::fs::read(&out).unwrap();
+    let scan = data::scan(&bytes);
+    assert_eq!(scan.chunks.len(), 4);
+    assert!(
+        scan.chunks.iter().all(|c| c.table_end == 3),
+        "{:?}",
+        scan.chunks
+    );
+    // At most one position of 3 pieces or fewer a game, its last: the endings are not played.
+    let all = data::read_all(std::fs::File::open(&out).unwrap(), Variant::Russian).unwrap();
+    let few = all
+        .iter()
+        .filter(|r| (r.white | r.black).count_ones() <= 3)
+        .count();
+    assert!(few <= 8, "{few} positions of at most 3 pieces in 8 games");
+
+    // A resume with other settings is refused and changes nothing; the same one ends.
+    std::fs::write(&out, &bytes[..bytes.len() - 5]).unwrap();
+    let (_, err, ok) = run(&[]);
+    assert!(
+        !ok && err.contains("holds data of another run") && err.contains("at 3 pieces"),
+        "{err}"
+    );
+    let (_, err, ok) = run(&["--egdb", dir, "--adjudicate-pieces", "2"]);
+    assert!(!ok && err.contains("holds data of another run"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), &bytes[..bytes.len() - 5]);
+    let (_, err, ok) = run(&["--egdb", dir, "--adjudicate-pieces", "3"]);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+
+    // Settings the tables cannot answer for are refused before anything is written.
+    let other = temp("russian-refused.tsd");
+    let _ = std::fs::remove_file(&other);
+    for (extra, needle) in [
+        (
+            vec!["--egdb", dir, "--adjudicate-pieces", "4"],
+            "every table up to 3 pieces only",
+        ),
+        (vec!["--adjudicate-pieces", "3"], "needs --egdb"),
+    ] {
+        let mut args = vec![
+            "selfplay",
+            "-v",
+            "russian",
+            "--out",
+            other.to_str().unwrap(),
+        ];
+        args.extend_from_slice(&extra);
+        let (_, err, ok) = tiao(&args);
+        assert!(!ok && err.contains(needle), "{extra:?}: {err}");
+        assert!(!other.exists(), "nothing written");
+    }
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_dir_all(&tables);
+}

@@ -63,6 +63,19 @@ impl<R: Rules> DraughtsTables<R> {
         self.count
     }
 
+    /// The most pieces `n` such that every slice of 2 to `n` pieces is open (every position of
+    /// at most `n` pieces is covered); 0 when not even the 2-piece slices are all there.
+    pub fn complete_pieces(&self) -> u32 {
+        (2..=self.max_pieces)
+            .take_while(|&n| {
+                Material::all(n)
+                    .iter()
+                    .all(|m| self.slices[m.slot()].is_some())
+            })
+            .last()
+            .unwrap_or(0)
+    }
+
     /// Bytes of the files open (mapped, see [`Table::open`]).
     pub fn bytes(&self) -> u64 {
         self.bytes
