@@ -81,15 +81,16 @@ impl<R: Rules> TableEnd<'_, R> {
         if pos.piece_count() > self.pieces {
             return None;
         }
-        let for_mover = match self.tables.probe(pos)?.wdl {
+        let wdl = self.tables.probe(pos)?.wdl;
+        let for_white = if pos.side() == Color::White {
+            wdl
+        } else {
+            wdl.flip()
+        };
+        Some(match for_white {
             Wdl::Win => 1,
             Wdl::Draw => 0,
             Wdl::Loss => -1,
-        };
-        Some(if pos.side() == Color::White {
-            for_mover
-        } else {
-            -for_mover
         })
     }
 }
@@ -230,13 +231,13 @@ pub fn play_game_ending<R: Rules>(
         }
         track.play(best);
     }
-    let end = end.or_else(|| tabled.is_none().then(|| track.status()).flatten());
-    let result = match (tabled, end) {
-        (Some(result), _) => result,
-        (None, Some(RuleEnd::NoMove(Color::White))) => -1,
-        (None, Some(RuleEnd::NoMove(Color::Black))) => 1,
+    // A game the tables ended stopped at a position whose status was just found open.
+    let end = end.or_else(|| track.status());
+    let result = tabled.unwrap_or(match end {
+        Some(RuleEnd::NoMove(Color::White)) => -1,
+        Some(RuleEnd::NoMove(Color::Black)) => 1,
         _ => 0,
-    };
+    });
     for r in &mut records {
         r.result = result;
     }
