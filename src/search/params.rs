@@ -117,7 +117,7 @@ params! {
     /// First iteration that uses an aspiration window (plies).
     "aspiration-min-depth" => aspiration_min_depth: i32 = 5;
     /// Half-width of the first aspiration window (centi-men); doubled at each failure.
-    "aspiration-window" => aspiration_window: i32 = 30;
+    "aspiration-window" => aspiration_window: i32 = 28;
 
     /// Late move reductions.
     "lmr" => lmr: bool = true;
@@ -126,9 +126,9 @@ params! {
     /// Moves searched in full before reductions start (count).
     "lmr-min-moves" => lmr_min_moves: usize = 3;
     /// Reduction = `lmr_base + ln(depth) * ln(move number) / lmr_divisor` (plies).
-    "lmr-base" => lmr_base: f64 = 0.5;
+    "lmr-base" => lmr_base: f64 = 0.53;
     /// See `lmr_base`.
-    "lmr-divisor" => lmr_divisor: f64 = 2.0;
+    "lmr-divisor" => lmr_divisor: f64 = 1.96;
     /// Plies less reduction at PV nodes.
     "lmr-pv-less" => lmr_pv_less: i32 = 1;
 
@@ -140,7 +140,7 @@ params! {
     /// Deepest remaining depth at which reverse futility prunes (plies).
     "rfp-max-depth" => rfp_max_depth: i32 = 3;
     /// Margin per ply of remaining depth (centi-men).
-    "rfp-margin" => rfp_margin: i32 = 60;
+    "rfp-margin" => rfp_margin: i32 = 58;
 
     /// ProbCut: at non-PV nodes with enough depth, a null-window search of the node itself at a
     /// fraction of the depth that beats beta by a margin prunes the node.
@@ -149,7 +149,7 @@ params! {
     /// search is at least a ply shallower than the node and at least a ply deep).
     "probcut-min-depth" => probcut_min_depth: i32 = 3, at least 2;
     /// ProbCut's margin above beta per ply of remaining depth (centi-men).
-    "probcut-margin" => probcut_margin: i32 = 10;
+    "probcut-margin" => probcut_margin: i32 = 13;
     /// Depth of ProbCut's shallow search, in percent of the node's remaining depth (at least one
     /// ply).
     "probcut-depth-percent" => probcut_depth_percent: i32 = 40;
@@ -160,7 +160,7 @@ params! {
     /// Deepest remaining depth at which late move pruning applies (plies).
     "lmp-max-depth" => lmp_max_depth: i32 = 3;
     /// Moves always searched before late move pruning starts (plus depth²).
-    "lmp-base" => lmp_base: usize = 3;
+    "lmp-base" => lmp_base: usize = 4;
 
     /// Killer moves in move ordering.
     "killers" => killers: bool = true;
