@@ -49,7 +49,7 @@ mod outbox;
 use crate::book::{self, Book, BookMove};
 use crate::dispatch;
 use crate::draughts::position::Position;
-use crate::egdb::{EgdbError, Opener, PendingCheck, Probe};
+use crate::egdb::{Builtin, EgdbError, Opener, PendingCheck, Probe};
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::MoveList;
@@ -246,6 +246,11 @@ pub struct TablesInfo {
     pub max_pieces: u32,
     /// Files refused, and why (the engine plays without them).
     pub problems: Vec<EgdbError>,
+    /// Slices of the built-in tables in play (option `builtin-tables`; 0: none), asked where
+    /// the directory's have no answer.
+    pub builtin_slices: usize,
+    /// The most pieces they cover.
+    pub builtin_pieces: u32,
 }
 
 /// The engine's settings.
@@ -263,6 +268,10 @@ pub struct EngineOptions {
     pub egdb: EgdbSetting,
     /// When the payload checksums of large table files are checked ([`TableCheck`]).
     pub egdb_check: TableCheck,
+    /// Whether the game's built-in tables are used (`builtin-tables`, on by default): the
+    /// kings-only endings of up to 4 pieces on the 8x8 boards, built in memory once a process
+    /// ([`crate::egdb::draughts::builtin`]), asked where the directory's tables have no answer.
+    pub builtin_tables: bool,
     /// The opening book (off by default: see [`BookOptions`]).
     pub book: BookOptions,
 }
@@ -384,6 +393,7 @@ impl Default for EngineOptions {
             time: TimeParams::default(),
             egdb: EgdbSetting::Default,
             egdb_check: TableCheck::AtOpen,
+            builtin_tables: true,
             book: BookOptions::default(),
         }
     }
@@ -412,6 +422,10 @@ impl EngineOptions {
                 self.egdb = setting;
             }
             "move-overhead" => self.time.move_overhead = move_overhead(value)?,
+            "builtin-tables" => {
+                self.builtin_tables = crate::numbers::switch(value)
+                    .ok_or_else(|| format!("bad value '{value}' (expected true or false)"))?;
+            }
             k if BookOptions::NAMES.contains(&k) => self.book.set(k, value)?,
             k if TimeParams::NAMES.contains(&k) => {
                 self.time.set(k, value).map_err(|e| e.to_string())?
@@ -506,8 +520,9 @@ pub trait Session: Send {
     fn has_legal_move(&self) -> bool;
     /// A search of the current position, ready to run on any thread.
     fn searcher(&self) -> Searcher;
-    /// Opens the game's endgame tables from `dir` (`None`: no tables), replacing any.
-    fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck) -> TablesInfo;
+    /// Opens the game's endgame tables from `dir` (`None`: no directory), replacing any; with
+    /// `builtin`, the game's built-in tables answer where those have no answer.
+    fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck, builtin: bool) -> TablesInfo;
     /// The files of the open tables that their check in the background
     /// ([`TableCheck::Background`]) has found damaged so far, in the order found.
     fn late_table_problems(&self) -> Vec<EgdbError>;
@@ -535,6 +550,8 @@ pub struct GameSession<G: Evaluate> {
     history: Vec<u64>,
     /// How the game opens its endgame tables (`None`: it has none).
     opener: Option<Opener<G>>,
+    /// The game's built-in tables (`None`: it has none).
+    builtin: Option<Builtin<G>>,
     tables: Option<Arc<dyn Probe<G>>>,
     /// What the background check of those tables has found damaged.
     late: Option<LateProblems>,
@@ -546,6 +563,7 @@ impl<G: Evaluate> Default for GameSession<G> {
             pos: G::start(),
             history: Vec::new(),
             opener: None,
+            builtin: None,
             tables: None,
             late: None,
         }
@@ -575,10 +593,12 @@ struct OpenedTables<G> {
 }
 
 impl<G: Evaluate> GameSession<G> {
-    /// A session whose game opens its endgame tables with `opener`.
-    pub fn with_opener(opener: Opener<G>) -> Self {
+    /// A session whose game opens its endgame tables with `opener`, and has the built-in
+    /// tables `builtin`.
+    pub fn with_opener(opener: Opener<G>, builtin: Option<Builtin<G>>) -> Self {
         GameSession {
             opener: Some(opener),
+            builtin,
             ..GameSession::default()
         }
     }
@@ -591,6 +611,68 @@ impl<G: Evaluate> GameSession<G> {
     /// The keys of the positions before the current one, oldest first.
     pub fn history(&self) -> &[u64] {
         &self.history
+    }
+
+    /// Opens the tables of `dir` (shared with every engine of the process that opened them),
+    /// replacing any: the Session's `open_tables` without the built-in tables.
+    fn open_dir_tables(&mut self, dir: Option<&Path>, check: TableCheck) -> TablesInfo {
+        self.tables = None;
+        self.late = None;
+        let (Some(dir), Some(opener)) = (dir, self.opener) else {
+            return TablesInfo::default();
+        };
+        let key = std::any::TypeId::of::<G>();
+        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        let found = opened
+            .iter()
+            .find(|(d, t, _)| d == dir && *t == key)
+            .and_then(|(_, _, o)| o.clone().downcast::<OpenedTables<G>>().ok());
+        let o = match found {
+            Some(o) => o,
+            None => {
+                let got = opener(dir, self.pos.variant());
+                let mut problems = got.problems;
+                let late = LateProblems::default();
+                let checking = got.check.and_then(|run| match check {
+                    TableCheck::AtOpen => {
+                        problems.extend(run());
+                        None
+                    }
+                    TableCheck::Background => {
+                        check_in_background(run, &mut problems, Arc::clone(&late))
+                    }
+                });
+                let o = Arc::new(OpenedTables {
+                    max_pieces: got.tables.as_ref().map_or(0, |t| t.max_pieces()),
+                    tables: got.tables,
+                    slices: got.slices,
+                    problems,
+                    late,
+                    checking: Mutex::new(checking),
+                });
+                opened.push((dir.to_path_buf(), key, o.clone()));
+                o
+            }
+        };
+        let mut problems = o.problems.clone();
+        if check == TableCheck::AtOpen {
+            let h = o.checking.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(h) = h {
+                let _ = h.join();
+            }
+            // Checked by an earlier engine's thread: what it found is known now.
+            problems.extend(o.late.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        } else {
+            self.late = Some(Arc::clone(&o.late));
+        }
+        self.tables = o.tables.clone();
+        TablesInfo {
+            dir: Some(dir.to_path_buf()),
+            slices: o.slices,
+            max_pieces: o.max_pieces,
+            problems,
+            ..TablesInfo::default()
+        }
     }
 
     /// The legal moves of the current position.
@@ -678,63 +760,18 @@ impl<G: Evaluate> Session for GameSession<G> {
         !self.legal().is_empty()
     }
 
-    fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck) -> TablesInfo {
-        self.tables = None;
-        self.late = None;
-        let (Some(dir), Some(opener)) = (dir, self.opener) else {
-            return TablesInfo::default();
-        };
-        let key = std::any::TypeId::of::<G>();
-        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        let found = opened
-            .iter()
-            .find(|(d, t, _)| d == dir && *t == key)
-            .and_then(|(_, _, o)| o.clone().downcast::<OpenedTables<G>>().ok());
-        let o = match found {
-            Some(o) => o,
-            None => {
-                let got = opener(dir, self.pos.variant());
-                let mut problems = got.problems;
-                let late = LateProblems::default();
-                let checking = got.check.and_then(|run| match check {
-                    TableCheck::AtOpen => {
-                        problems.extend(run());
-                        None
-                    }
-                    TableCheck::Background => {
-                        check_in_background(run, &mut problems, Arc::clone(&late))
-                    }
-                });
-                let o = Arc::new(OpenedTables {
-                    max_pieces: got.tables.as_ref().map_or(0, |t| t.max_pieces()),
-                    tables: got.tables,
-                    slices: got.slices,
-                    problems,
-                    late,
-                    checking: Mutex::new(checking),
-                });
-                opened.push((dir.to_path_buf(), key, o.clone()));
-                o
-            }
-        };
-        let mut problems = o.problems.clone();
-        if check == TableCheck::AtOpen {
-            let h = o.checking.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(h) = h {
-                let _ = h.join();
-            }
-            // Checked by an earlier engine's thread: what it found is known now.
-            problems.extend(o.late.lock().unwrap_or_else(|e| e.into_inner()).clone());
-        } else {
-            self.late = Some(Arc::clone(&o.late));
+    fn open_tables(&mut self, dir: Option<&Path>, check: TableCheck, builtin: bool) -> TablesInfo {
+        let mut info = self.open_dir_tables(dir, check);
+        let built = self.builtin.filter(|_| builtin).and_then(|b| b());
+        if let Some((b, slices)) = built {
+            info.builtin_slices = slices;
+            info.builtin_pieces = b.max_pieces();
+            self.tables = Some(match self.tables.take() {
+                Some(first) => Arc::new(crate::egdb::Layered { first, then: b }),
+                None => b,
+            });
         }
-        self.tables = o.tables.clone();
-        TablesInfo {
-            dir: Some(dir.to_path_buf()),
-            slices: o.slices,
-            max_pieces: o.max_pieces,
-            problems,
-        }
+        info
     }
 
     fn late_table_problems(&self) -> Vec<EgdbError> {
@@ -817,9 +854,11 @@ pub fn session_for(kind: GameKind) -> Result<Box<dyn Session>, EngineError> {
     dispatch!(kind,
         R => Ok(Box::new(GameSession::<Position<R>>::with_opener(
             crate::egdb::draughts::open::<R>,
+            Some(crate::egdb::draughts::builtin::probe::<R>),
         )) as Box<dyn Session>),
         morris => Ok(Box::new(GameSession::<crate::morris::MorrisPosition>::with_opener(
             crate::egdb::morris::probe::open,
+            None,
         )) as Box<dyn Session>))
 }
 
@@ -911,7 +950,11 @@ impl Engine {
             None => None,
         };
         let book_seed = options.book.seed.unwrap_or_else(own_seed);
-        let tables = session.open_tables(egdb_dir(&options.egdb)?.as_deref(), options.egdb_check);
+        let tables = session.open_tables(
+            egdb_dir(&options.egdb)?.as_deref(),
+            options.egdb_check,
+            options.builtin_tables,
+        );
         let engine = Engine {
             kind,
             tt: Arc::new(Tt::try_new(options.hash_mib).map_err(EngineError::Memory)?),
@@ -1044,7 +1087,9 @@ impl Engine {
     }
 
     fn open_tables(&mut self, dir: Option<&Path>) {
-        self.tables = self.session.open_tables(dir, self.options.egdb_check);
+        self.tables =
+            self.session
+                .open_tables(dir, self.options.egdb_check, self.options.builtin_tables);
         self.late_seen = 0;
     }
 
@@ -1176,6 +1221,7 @@ impl Engine {
         "tt-size-mib",
         "move-overhead",
         "egdb-path",
+        "builtin-tables",
         "book",
         "book-file",
         "book-ply",
@@ -1207,6 +1253,12 @@ impl Engine {
             "threads" => self.set_threads(next.threads),
             "hash" => self.set_hash_mib(next.hash_mib),
             "egdb-path" => self.set_egdb(next.egdb).map(|_| ()),
+            "builtin-tables" => {
+                self.halt();
+                self.options.builtin_tables = next.builtin_tables;
+                self.reopen_tables();
+                Ok(())
+            }
             "book-file" => self.set_book_file(next.book.file),
             "book-seed" => {
                 let seed = next.book.seed.unwrap_or(self.book_seed);
@@ -1436,7 +1488,7 @@ pub(crate) mod tests {
         )
         .unwrap();
         e.set_session(Box::new(
-            GameSession::<crate::morris::MorrisPosition>::with_opener(damaged_late),
+            GameSession::<crate::morris::MorrisPosition>::with_opener(damaged_late, None),
         ));
         e
     }

@@ -172,6 +172,34 @@ pub trait Probe<G>: Send + Sync {
     fn max_pieces(&self) -> u32;
 }
 
+/// Two sets of tables asked in turn: the first's answer, else the second's (the engine's table
+/// directory, then its built-in tables). Each answers `None` above its own
+/// [`max_pieces`](Probe::max_pieces), as every [`Probe`] of draughts does.
+pub struct Layered<G> {
+    /// Asked first.
+    pub first: Arc<dyn Probe<G>>,
+    /// Asked when the first has no answer.
+    pub then: Arc<dyn Probe<G>>,
+}
+
+impl<G> Probe<G> for Layered<G> {
+    #[inline]
+    fn probe(&self, pos: &G) -> Option<Probed> {
+        self.first.probe(pos).or_else(|| self.then.probe(pos))
+    }
+
+    fn max_pieces(&self) -> u32 {
+        self.first.max_pieces().max(self.then.max_pieces())
+    }
+}
+
+/// Built-in tables as the engine takes them: the probe and its number of slices.
+pub type BuiltinTables<G> = (Arc<dyn Probe<G>>, usize);
+
+/// A game's built-in tables, built by the first engine of the process that asks (see
+/// [`draughts::builtin`]); `None` when the game or board has none.
+pub type Builtin<G> = fn() -> Option<BuiltinTables<G>>;
+
 /// The default table directory: `$XDG_DATA_HOME/tiao/egdb`, else `~/.local/share/tiao/egdb`
 /// (`None` when neither variable is set). The engine reads it when it exists.
 pub fn default_dir() -> Option<PathBuf> {

@@ -170,8 +170,25 @@ fn a_directory_that_is_not_one_is_an_error() {
     assert_eq!(e.tables(), &before, "a failed setter changes nothing");
     e.set_option("egdb-path", "none").unwrap();
     assert_eq!(e.tables().slices, 0);
+    // The built-in tables (the kings-only endings of the 8x8 boards) still answer...
+    assert_eq!(
+        (e.tables().builtin_slices, e.tables().builtin_pieces),
+        (6, 4)
+    );
+    let (_, _, hits) = search(&mut e, "W:WK18:BK12", 3);
+    assert!(
+        hits.is_some_and(|h| h > 0),
+        "built-in tables, hits reported"
+    );
+    // ...until they are turned off.
+    e.set_option("builtin-tables", "false").unwrap();
+    assert_eq!(
+        (e.tables().builtin_slices, e.tables().builtin_pieces),
+        (0, 0)
+    );
     let (_, _, hits) = search(&mut e, "W:WK18:BK12", 3);
     assert_eq!(hits, None, "no tables, no table hits reported");
+    assert!(e.set_option("builtin-tables", "maybe").is_err());
 }
 
 #[test]

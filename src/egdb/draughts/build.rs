@@ -75,7 +75,7 @@ pub fn header_of_size<R: Rules>(m: Material, kind: Kind, positions: u64) -> Head
 }
 
 /// The slices of a unit: `m`, and its twin when it is another slice.
-fn pair(m: Material) -> Vec<Material> {
+pub(super) fn pair(m: Material) -> Vec<Material> {
     if m == m.flip() {
         vec![m]
     } else {

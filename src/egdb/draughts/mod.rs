@@ -12,7 +12,8 @@
 //! - [`retro`]: the retrograde analysis of a slice and its twin, one men configuration at a time;
 //! - [`build`]: the slices as units of the [`driver`](crate::egdb::driver): order, files, build
 //!   and verification;
-//! - [`probe`]: the tables as the search asks them.
+//! - [`probe`]: the tables as the search asks them;
+//! - [`builtin`]: the kings-only endings of the 8x8 boards, built in memory for every engine.
 //!
 //! Files: `<dir>/<variant>/<slice>.wdl` (2-bit win/draw/loss codes) and, optionally,
 //! `<slice>.dtc` (the distance to the next conversion, a byte a position), e.g.
@@ -25,6 +26,7 @@
 //! table win that takes longer than a counter allows is a draw under the rules.
 
 pub mod build;
+pub mod builtin;
 pub mod index;
 pub mod probe;
 pub mod retro;

@@ -43,6 +43,38 @@ pub struct DraughtsTables<R: Rules> {
 }
 
 impl<R: Rules> DraughtsTables<R> {
+    /// The tables of slices already checked (the built-in ones, [`super::builtin`]): each
+    /// slice's values and, when it has them, its distances.
+    pub(super) fn from_tables(tables: Vec<(Material, Table, Option<Table>)>) -> Self {
+        let mut t = DraughtsTables::empty();
+        for (m, wdl, distance) in tables {
+            t.add(m, wdl, distance);
+        }
+        t
+    }
+
+    /// No slice.
+    fn empty() -> Self {
+        DraughtsTables {
+            slices: (0..Material::SLOTS).map(|_| None).collect(),
+            max_pieces: 0,
+            count: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Adds slice `m`'s values and, when it has them, its distances.
+    fn add(&mut self, m: Material, wdl: Table, distance: Option<Table>) {
+        self.bytes += wdl.file_len() + distance.as_ref().map_or(0, |d| d.file_len());
+        self.max_pieces = self.max_pieces.max(m.pieces());
+        self.count += 1;
+        self.slices[m.slot()] = Some(SliceTables {
+            index: SliceIndex::new(m),
+            wdl,
+            distance,
+        });
+    }
+
     /// Every file open.
     pub fn files(&self) -> Vec<&Table> {
         self.slices
@@ -252,12 +284,7 @@ pub fn open_tables_recorded<R: Rules>(
     defer_above: u64,
     recorded: bool,
 ) -> (DraughtsTables<R>, Vec<EgdbError>) {
-    let mut tables = DraughtsTables {
-        slices: (0..Material::SLOTS).map(|_| None).collect(),
-        max_pieces: 0,
-        count: 0,
-        bytes: 0,
-    };
+    let mut tables = DraughtsTables::empty();
     let mut problems = Vec::new();
     let sub = dir.join(R::VARIANT.name());
     let entries = match std::fs::read_dir(&sub) {
@@ -331,14 +358,7 @@ pub fn open_tables_recorded<R: Rules>(
             }
         };
         let distance = distance.and_then(|d| d.map_err(|e| problems.push(e)).ok());
-        tables.bytes += wdl.file_len() + distance.as_ref().map_or(0, |d| d.file_len());
-        tables.max_pieces = tables.max_pieces.max(m.pieces());
-        tables.count += 1;
-        tables.slices[m.slot()] = Some(SliceTables {
-            index: SliceIndex::new(m),
-            wdl,
-            distance,
-        });
+        tables.add(m, wdl, distance);
     }
     if let Some(r) = record {
         r.save();

@@ -394,6 +394,11 @@ impl Hub {
                 kind: ParamType::String,
             },
             ParamDecl {
+                name: "builtin-tables",
+                value: options.builtin_tables.to_string(),
+                kind: ParamType::Bool,
+            },
+            ParamDecl {
                 name: "book",
                 value: options.book.enabled.to_string(),
                 kind: ParamType::Bool,
