@@ -34,7 +34,8 @@
 //! its table [`Opener`]; the session opens the tables of its variant from the directory (once per
 //! process and directory: opened tables are shared by every engine), and hands them to its
 //! searches. Files refused are reported ([`Engine::tables`]) and left out; the engine plays on
-//! without them.
+//! without them. A game may have built-in tables too (option `builtin-tables`: the 8x8 kings'
+//! endings, [`crate::egdb::draughts::builtin`]), asked where the directory's have no answer.
 //!
 //! Opening book ([`BookOptions`], options `book`, `book-file`, `book-ply`, `book-margin`,
 //! `book-seed`): off in [`EngineOptions::default`] (the tools search every position), on in the
