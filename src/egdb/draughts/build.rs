@@ -75,7 +75,7 @@ pub fn header_of_size<R: Rules>(m: Material, kind: Kind, positions: u64) -> Head
 }
 
 /// The slices of a unit: `m`, and its twin when it is another slice.
-pub(super) fn pair(m: Material) -> Vec<Material> {
+fn pair(m: Material) -> Vec<Material> {
     if m == m.flip() {
         vec![m]
     } else {
@@ -222,6 +222,27 @@ impl<R: Rules> DraughtsBuilder<R> {
     }
 }
 
+/// Solves the unit of slice `m` (it and its twin, added to `known`, which holds every slice
+/// they lead to) and returns its slices, with distances when `distances`.
+pub(super) fn solve_unit<R: Rules>(
+    known: &mut Known<R>,
+    m: Material,
+    distances: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Arc<SliceData<R>>>, EgdbError> {
+    let mut mine = Vec::new();
+    for s in pair(m) {
+        let mut data = SliceData::<R>::new(s, distances)?;
+        // Its capture positions' values, for the lookups of its later subproblems.
+        data.keep_captures()?;
+        let data = Arc::new(data);
+        known.insert(data.clone());
+        mine.push(data);
+    }
+    retro::solve_pair(known, m, progress)?;
+    Ok(mine)
+}
+
 /// How a loaded slice's distances are held.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Dist {
@@ -301,16 +322,7 @@ impl<R: Rules> Builder for DraughtsBuilder<R> {
             error: e.to_string(),
         })?;
         let mut known = self.dependencies(m, self.distances)?;
-        let mut mine = Vec::new();
-        for s in pair(m) {
-            let mut data = SliceData::<R>::new(s, self.distances)?;
-            // Its capture positions' values, for the lookups of its later subproblems.
-            data.keep_captures()?;
-            let data = Arc::new(data);
-            known.insert(data.clone());
-            mine.push(data);
-        }
-        retro::solve_pair(&known, m, progress)?;
+        let mine = solve_unit(&mut known, m, self.distances, progress)?;
         for data in &mine {
             let s = data.index.material;
             let saturated = data.saturated.load(Relaxed);

@@ -12,11 +12,11 @@
 //! Kings-only slices lead only to kings-only slices (a capture takes a king, no man promotes), so
 //! the set is closed: every position of it has an answer.
 
-use super::build::{header, pair};
+use super::build::{header, solve_unit};
 use super::index::Material;
 use super::probe::DraughtsTables;
-use super::values::{Known, SliceData};
-use super::{DISTANCE_EXT, WDL_EXT, retro};
+use super::values::Known;
+use super::{DISTANCE_EXT, WDL_EXT};
 use crate::draughts::board::Geometry;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
@@ -61,16 +61,7 @@ pub fn build<R: Rules>(pieces: u32) -> Result<DraughtsTables<R>, EgdbError> {
         if m.flip() < m {
             continue; // built with its twin, which comes first
         }
-        let mut mine = Vec::new();
-        for s in pair(m) {
-            let mut data = SliceData::<R>::new(s, true)?;
-            data.keep_captures()?;
-            let data = Arc::new(data);
-            known.insert(data.clone());
-            mine.push(data);
-        }
-        retro::solve_pair(&known, m, &|_| {})?;
-        built.extend(mine);
+        built.extend(solve_unit(&mut known, m, true, &|_| {})?);
     }
     let mut slices = Vec::new();
     for data in built {

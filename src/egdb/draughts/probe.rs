@@ -121,9 +121,6 @@ impl<R: Rules> DraughtsTables<R> {
         if pos.occupied().count_ones() > self.max_pieces {
             return None;
         }
-        if movegen::has_capture(pos) {
-            return self.after_captures(pos);
-        }
         let (mut w, mut b, mut k) = (pos.white(), pos.black(), pos.kings());
         if pos.side() == Color::Black {
             (w, b, k) = (
@@ -136,7 +133,12 @@ impl<R: Rules> DraughtsTables<R> {
         if m.wk + m.wm == 0 || m.bk + m.bm == 0 {
             return None;
         }
+        // A material without its slice has no answer (its captures are not looked for: with
+        // the built-in kings' tables, most positions of few pieces have men).
         let s = self.slices[m.slot()].as_ref()?;
+        if movegen::has_capture(pos) {
+            return self.after_captures(pos);
+        }
         let i = s.index.index(w, b, k);
         let wdl = Wdl::from_code(s.wdl.symbol(i)?)?;
         let distance = match (&s.distance, wdl) {
