@@ -31,12 +31,12 @@
 //! iteration, so a legal move is always known.
 
 use super::ordering::{Ordering, pick};
-use super::params::Params;
+use super::params::{MAX_CONTEMPT, Params};
 use super::score::{
     DRAW, INFINITY, MAX_PLY, WIN, from_tt, is_decisive, loss_in, table_score, to_tt, win_in,
 };
 use super::{Control, OnReport, Report};
-use crate::egdb::Probe;
+use crate::egdb::{Probe, Wdl};
 use crate::game::Evaluate;
 use crate::game::Game;
 use crate::game::{MAX_MOVES, MoveList};
@@ -350,7 +350,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if ply > 0 {
             self.keys[self.root_index + ply] = pos.key();
             if pos.draw_by_rule() || self.is_repetition(ply, pos.reversible_plies()) {
-                return Some(DRAW);
+                return Some(self.draw_score(ply));
             }
             if ply >= MAX_PLY {
                 return Some(pos.evaluate());
@@ -400,7 +400,23 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         let p = tables.probe(pos)?;
         self.tb_hits += 1;
+        if p.wdl == Wdl::Draw {
+            return Some(self.draw_score(ply));
+        }
         Some(table_score(p, ply, || pos.evaluate()))
+    }
+
+    /// The score of a draw at `ply` for the side to move there: `DRAW` less `contempt` for the
+    /// side to move at the root (even plies), more for its opponent (odd plies), so that with a
+    /// positive contempt the engine prefers playing on to a draw at equal scores.
+    #[inline(always)]
+    fn draw_score(&self, ply: usize) -> i32 {
+        let c = self.p.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT);
+        if ply.is_multiple_of(2) {
+            DRAW - c
+        } else {
+            DRAW + c
+        }
     }
 
     /// Makes room for plies `0..plies` (at most `MAX_PLY + 2`): their move lists, ordering
@@ -840,5 +856,43 @@ mod tests {
         w.update_pv(MAX_PLY, moves[1]);
         // Shallower plies keep what they had.
         assert_eq!(w.root_pv(), vec![moves[0]]);
+    }
+
+    /// With `contempt`, a draw found in the tree is worth less than zero to the side to move at
+    /// the root (even plies) and more to its opponent (odd plies); without, zero.
+    #[test]
+    fn contempt_scores_draws_against_the_root_side() {
+        use crate::draughts::draw::Counters;
+        use crate::draughts::rules::Russian;
+        let mut pos = Position::<Russian>::from_fen("W:WK1,20,21:BK32,12").unwrap();
+        let mut c = Counters::default();
+        c.by_rule[0] = 60; // russian's 30 rounds without a capture: a draw by rule
+        pos.set_counters(c);
+        assert!(pos.draw_by_rule().is_some());
+        let tt = Tt::new(1);
+        let control = Control::new(false);
+        let keys: [u64; 0] = [];
+        for (contempt, root_side, other_side) in [("0", 0, 0), ("25", -25, 25), ("-40", 40, -40)] {
+            let mut params = Params::default();
+            params.set("contempt", contempt).unwrap();
+            let shared = Shared::new(&tt, &control, &params, 1, None);
+            let mut w = Worker::new(0, &shared, &keys, None);
+            assert_eq!(w.enter(&pos, 2), Some(root_side), "contempt {contempt}");
+            assert_eq!(w.enter(&pos, 1), Some(other_side), "contempt {contempt}");
+        }
+        // Beyond the bound it is held at the bound.
+        let mut params = Params::default();
+        params.set("contempt", "5000").unwrap();
+        let shared = Shared::new(&tt, &control, &params, 1, None);
+        let mut w = Worker::new(0, &shared, &keys, None);
+        assert_eq!(w.enter(&pos, 2), Some(-MAX_CONTEMPT));
+        // A table's draw too: a king against a king, from the built-in tables.
+        let tables = crate::egdb::draughts::builtin::tables::<Russian>().unwrap();
+        let kk = Position::<Russian>::from_fen("W:WK1:BK32").unwrap();
+        params.set("contempt", "25").unwrap();
+        let shared = Shared::new(&tt, &control, &params, 1, Some(&*tables));
+        let mut w = Worker::new(0, &shared, &keys, None);
+        assert_eq!(w.probe_tables(&kk, 2), Some(-25));
+        assert_eq!(w.probe_tables(&kk, 3), Some(25));
     }
 }

@@ -40,7 +40,7 @@ pub mod time;
 pub mod tt;
 
 pub use limits::Limits;
-pub use params::{ParamError, Params};
+pub use params::{MAX_CONTEMPT, ParamError, Params};
 pub use score::{Score, ScoreKind};
 
 use crate::egdb::Probe;

@@ -178,6 +178,12 @@ params! {
     /// in docs/strength.md, larger tables were slower: each search allocates its own).
     "eval-cache-bits" => eval_cache_bits: usize = 14, at least 1;
 
+    /// Contempt (centi-men): a draw in the tree (repetition, a draw counter, a table's draw)
+    /// scores this much below zero for the side to move at the root, above zero for its
+    /// opponent. Positive: play on rather than draw when the scores are level (against weaker
+    /// opponents); negative: take the draw. Read within ±[`MAX_CONTEMPT`].
+    "contempt" => contempt: i32 = 0;
+
     /// Transposition-table cutoffs (off: the table only orders moves).
     "tt-cutoffs" => tt_cutoffs: bool = true;
 
@@ -188,6 +194,10 @@ params! {
     /// Nodes between two looks at the clock by the main thread (at least 1 when set by name).
     "clock-check-nodes" => clock_check_nodes: u64 = 1024, at least 1;
 }
+
+/// Largest magnitude of `contempt` the search uses (centi-men): far from any decisive score. A
+/// larger setting is read as this.
+pub const MAX_CONTEMPT: i32 = 200;
 
 /// A parameter name or value that was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -62,6 +62,7 @@ fn handshake_declares_key_value_tokens_only() {
     e.send("set-param name=hash value=16");
     e.send("set-param name=variant value=russian");
     e.send("set-param name=move-overhead value=150");
+    e.send("set-param name=contempt value=-30");
     e.send("hub");
     let (_, again) = e.until("wait", PATIENCE);
     let param = |name: &str| {
@@ -75,6 +76,16 @@ fn handshake_declares_key_value_tokens_only() {
     assert_eq!(param("hash"), "16");
     assert_eq!(param("variant"), "russian");
     assert_eq!(param("move-overhead"), "150");
+    assert_eq!(param("contempt"), "-30");
+    let contempt = again
+        .iter()
+        .find(|l| value(l, "name").as_deref() == Some("contempt"))
+        .unwrap();
+    assert_eq!(
+        value(contempt, "min").as_deref(),
+        Some("-200"),
+        "{contempt}"
+    );
     e.quit();
 }
 

@@ -33,6 +33,7 @@ use crate::engine::{
     self, BookOptions, Engine, EngineError, EngineOptions, Event, EventSink, MAX_BOOK_MARGIN,
     MAX_BOOK_PLY, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
 };
+use crate::search::MAX_CONTEMPT;
 use crate::search::{Limits, Params};
 use crate::variant::{DrawRuleSet, GameKind, Variant};
 use std::io::{self, BufRead, Write};
@@ -381,6 +382,14 @@ impl Hub {
                 kind: ParamType::Int {
                     min: 0,
                     max: MAX_MOVE_OVERHEAD_MS as i64,
+                },
+            },
+            ParamDecl {
+                name: "contempt",
+                value: options.params.contempt.to_string(),
+                kind: ParamType::Int {
+                    min: -(MAX_CONTEMPT as i64),
+                    max: MAX_CONTEMPT as i64,
                 },
             },
             ParamDecl {
