@@ -880,9 +880,12 @@ mod tests {
             assert_eq!(w.enter(&pos, 2), Some(root_side), "contempt {contempt}");
             assert_eq!(w.enter(&pos, 1), Some(other_side), "contempt {contempt}");
         }
-        // Beyond the bound it is held at the bound.
+        // Beyond the bound it is refused by name, and held at the bound when set directly.
         let mut params = Params::default();
-        params.set("contempt", "5000").unwrap();
+        assert!(params.set("contempt", "201").is_err());
+        assert!(params.set("contempt", "-5000").is_err());
+        assert_eq!(params.contempt, 0, "a refused value changes nothing");
+        params.contempt = 5000;
         let shared = Shared::new(&tt, &control, &params, 1, None);
         let mut w = Worker::new(0, &shared, &keys, None);
         assert_eq!(w.enter(&pos, 2), Some(-MAX_CONTEMPT));

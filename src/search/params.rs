@@ -181,7 +181,7 @@ params! {
     /// Contempt (centi-men): a draw in the tree (repetition, a draw counter, a table's draw)
     /// scores this much below zero for the side to move at the root, above zero for its
     /// opponent. Positive: play on rather than draw when the scores are level (against weaker
-    /// opponents); negative: take the draw. Read within ±[`MAX_CONTEMPT`].
+    /// opponents); negative: take the draw. At most [`MAX_CONTEMPT`] either way.
     "contempt" => contempt: i32 = 0;
 
     /// Transposition-table cutoffs (off: the table only orders moves).
@@ -195,8 +195,8 @@ params! {
     "clock-check-nodes" => clock_check_nodes: u64 = 1024, at least 1;
 }
 
-/// Largest magnitude of `contempt` the search uses (centi-men): far from any decisive score. A
-/// larger setting is read as this.
+/// Largest magnitude of `contempt` (centi-men): far from any decisive score. [`Params::set`]
+/// refuses a larger one; the search holds a field set directly to it.
 pub const MAX_CONTEMPT: i32 = 200;
 
 /// A parameter name or value that was rejected.
@@ -230,6 +230,12 @@ impl Params {
             })?;
         if next.lmr_divisor <= 0.0 {
             return Err(ParamError("lmr-divisor must be positive".into()));
+        }
+        if next.contempt.abs() > MAX_CONTEMPT {
+            return Err(ParamError(format!(
+                "contempt: {} is outside -{MAX_CONTEMPT}..={MAX_CONTEMPT}",
+                next.contempt
+            )));
         }
         *self = next;
         Ok(())

@@ -63,6 +63,10 @@ fn handshake_declares_key_value_tokens_only() {
     e.send("set-param name=variant value=russian");
     e.send("set-param name=move-overhead value=150");
     e.send("set-param name=contempt value=-30");
+    // Beyond the declared range: an error naming it, and the value stays.
+    e.send("set-param name=contempt value=500");
+    let refused = e.expect("error");
+    assert!(refused.contains("-200..=200"), "{refused}");
     e.send("hub");
     let (_, again) = e.until("wait", PATIENCE);
     let param = |name: &str| {
