@@ -33,8 +33,7 @@ use crate::engine::{
     self, BookOptions, Engine, EngineError, EngineOptions, Event, EventSink, MAX_BOOK_MARGIN,
     MAX_BOOK_PLY, MAX_BOOK_SEED, MAX_HASH_MIB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
 };
-use crate::search::MAX_CONTEMPT;
-use crate::search::{Limits, Params};
+use crate::search::{Limits, MAX_CONTEMPT, Params};
 use crate::variant::{DrawRuleSet, GameKind, Variant};
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
