@@ -92,6 +92,10 @@ struct PatternArgs {
     /// Weight of the game result in the target; the rest is the search score's.
     #[arg(long, default_value_t = 0.1)]
     lambda: f32,
+    /// Weight of the game result in the target of the positions where both sides have a king
+    /// (default: --lambda): the self-play's scores there promise wins that end drawn.
+    #[arg(long, value_name = "LAMBDA", requires = "data")]
+    lambda_both_kings: Option<f32>,
     /// Ridge regularisation per sample and weight used (see tiao::training::sparse).
     #[arg(long, default_value_t = 0.0)]
     decay: f32,
@@ -321,6 +325,16 @@ fn run_patterns<R: Rules>(a: &PatternArgs, kind: GameKind) -> Result<(), String>
     if !(a.lambda.is_finite() && (0.0..=1.0).contains(&a.lambda)) {
         return Err(format!("--lambda {}: must be 0 to 1", a.lambda));
     }
+    let lambda = sparse::Lambda {
+        plain: a.lambda,
+        both_kings: a.lambda_both_kings.unwrap_or(a.lambda),
+    };
+    if !(lambda.both_kings.is_finite() && (0.0..=1.0).contains(&lambda.both_kings)) {
+        return Err(format!(
+            "--lambda-both-kings {}: must be 0 to 1",
+            lambda.both_kings
+        ));
+    }
     if !(a.decay.is_finite() && (0.0..1.0).contains(&a.decay)) {
         return Err(format!("--decay {}: must be 0 to below 1", a.decay));
     }
@@ -334,10 +348,15 @@ fn run_patterns<R: Rules>(a: &PatternArgs, kind: GameKind) -> Result<(), String>
         .num_threads(a.threads)
         .build()
         .map_err(|e| format!("thread pool: {e}"))?;
-    pool.install(|| train_patterns::<R>(a, kind, out))
+    pool.install(|| train_patterns::<R>(a, kind, out, lambda))
 }
 
-fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Result<(), String> {
+fn train_patterns<R: Rules>(
+    a: &PatternArgs,
+    kind: GameKind,
+    out: &str,
+    lambda: sparse::Lambda,
+) -> Result<(), String> {
     let start = Instant::now();
     let set = sparse::load::<R>(&a.data, kind.variant, a.holdout).map_err(|e| e.to_string())?;
     if set.train.is_empty() {
@@ -403,13 +422,13 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
             };
             let model = sparse::Model::<R::Board>::from_weights(k, &w)
                 .ok_or_else(|| format!("--init {init}: not {family}'s windows"))?;
-            let (valid, _) = model.losses(&set.valid, a.lambda);
+            let (valid, _) = model.losses(&set.valid, lambda);
             println!("starting from {init}: held-out loss {valid:.6} (results)");
             model
         }
     };
     let settings = sparse::TrainSettings {
-        lambda: a.lambda,
+        lambda,
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,
@@ -417,11 +436,20 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
         seed: a.seed,
         holdout: a.holdout,
     };
-    let (hand_valid, _) = sparse::hand_losses(&set.valid, k, a.lambda);
+    let (hand_valid, _) = sparse::hand_losses(&set.valid, k, lambda);
     println!(
         "hand-made evaluation alone: fit loss {:.6}, held-out loss {hand_valid:.6} (results)",
-        sparse::hand_losses(&set.train, k, a.lambda).1
+        sparse::hand_losses(&set.train, k, lambda).1
     );
+    // The held-out positions where both sides have a king, apart: where the search's scores
+    // and the results part most.
+    let valid_both: Vec<sparse::Sample> = set
+        .valid
+        .iter()
+        .copied()
+        .filter(|s| s.both_kings())
+        .collect();
+    let both_before = model.losses(&valid_both, lambda).0;
     // One bar an epoch, over its batches, on stderr (hidden when stderr is no terminal: the
     // epoch lines below are the log).
     let steps = set.train.len().div_ceil(a.batch);
@@ -458,6 +486,13 @@ fn train_patterns<R: Rules>(a: &PatternArgs, kind: GameKind, out: &str) -> Resul
         },
     );
     bar.finish_and_clear();
+    println!(
+        "held-out positions with a king each: {} of {}, loss {:.6} (results; {both_before:.6} \
+         at the start)",
+        valid_both.len(),
+        set.valid.len(),
+        model.losses(&valid_both, lambda).0
+    );
     let weights = model.weights(family);
     let bytes = match &base {
         Some(b) => weights

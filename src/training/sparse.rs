@@ -11,14 +11,16 @@
 //! symmetry ties a configuration to its turned, colour-swapped image: one parameter, opposite
 //! signs; a configuration that is its own image has none). The prediction is `sigmoid(k e)`
 //! with `k` fitted once to the results on `h` alone; the target is `lambda * result + (1 -
-//! lambda) * sigmoid(k * search score)` (result 1, 0.5, 0 for White), the loss the cross-entropy
+//! lambda) * sigmoid(k * search score)` (result 1, 0.5, 0 for White; `lambda` may be set apart
+//! for the positions where both sides have a king, [`Lambda`], where the teacher's score says
+//! least about the result), the loss the cross-entropy
 //! plus, per sample, a ridge term `decay / 2 * (f a[p_w]^2 + (1 - f) b[p_w]^2)` over the weights
 //! it uses (frequent and rare configurations are held back alike, relative to their evidence).
 //!
 //! **Memory.** A position is kept as a [`Sample`] of [`SAMPLE_BYTES`] (32) bytes: its three
 //! bitboards, the hand-made score and divisor (computed once, when the data is read: they are
 //! the costly part of the features), the search score and the result. The window
-//! configurations, the phase and the targets ([`Features`], 356 bytes) are computed again from
+//! configurations, the phase and the targets ([`Features`], 360 bytes) are computed again from
 //! the bitboards each time the sample's batch is processed, in parallel, and never kept. With its
 //! place in the batch order (a `u32`) a position to fit costs [`BYTES_PER_POSITION`] (36) bytes,
 //! a held-out one 32; beside them, the parameters, Adam's two moments and the tying table (4.4
@@ -152,6 +154,12 @@ impl Sample {
         1.0 / self.div as f32
     }
 
+    /// Whether both sides have a king.
+    #[inline(always)]
+    pub fn both_kings(&self) -> bool {
+        self.kings & self.white != 0 && self.kings & self.black != 0
+    }
+
     /// The result for White as a probability: 1, 0.5, 0.
     #[inline(always)]
     fn result_share(&self) -> f32 {
@@ -185,6 +193,8 @@ pub struct Features {
     pub result: f32,
     /// The search's score for White, centi-men (NaN for a proven result).
     pub score: f32,
+    /// Whether both sides have a king ([`Lambda::both_kings`] applies).
+    pub both_kings: bool,
 }
 
 impl Features {
@@ -212,6 +222,38 @@ impl Features {
             open: phase::<G>((s.white | s.black).count_ones()) as f32 / total,
             result: s.result_share(),
             score: s.score_or_nan(),
+            both_kings: s.both_kings(),
+        }
+    }
+}
+
+/// Weight of the game's result in the target (the rest is the search score's), by position.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Lambda {
+    /// In every position but those below.
+    pub plain: f32,
+    /// In positions where both sides have a king: the self-play's scores there are the least
+    /// faithful to the results (an advantage of men wins far less once each side has a king,
+    /// docs/strength.md), so a fit may lean on the results more.
+    pub both_kings: f32,
+}
+
+impl Lambda {
+    /// The same weight in every position.
+    pub const fn uniform(lambda: f32) -> Lambda {
+        Lambda {
+            plain: lambda,
+            both_kings: lambda,
+        }
+    }
+
+    /// The weight for a position where both sides have a king or not.
+    #[inline(always)]
+    pub fn of(&self, both_kings: bool) -> f32 {
+        if both_kings {
+            self.both_kings
+        } else {
+            self.plain
         }
     }
 }
@@ -220,7 +262,7 @@ impl Features {
 #[derive(Copy, Clone, Debug)]
 pub struct TrainSettings {
     /// Weight of the result in the target (the rest is the search score's).
-    pub lambda: f32,
+    pub lambda: Lambda,
     /// Passes over the fitting set.
     pub epochs: usize,
     /// Samples per step.
@@ -239,7 +281,7 @@ pub struct TrainSettings {
 impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
-            lambda: 0.1,
+            lambda: Lambda::uniform(0.1),
             epochs: 12,
             batch: 8192,
             lr: 1.0,
@@ -472,7 +514,7 @@ pub fn fit_scale(samples: &[Sample]) -> f32 {
 /// The mean loss of the hand-made evaluation alone (every pattern weight zero) with scale `k`
 /// over `samples`: against the results, and against the target of `lambda`. The same figures as
 /// [`Model::losses`] of a zero model, without computing the configurations.
-pub fn hand_losses(samples: &[Sample], k: f32, lambda: f32) -> (f64, f64) {
+pub fn hand_losses(samples: &[Sample], k: f32, lambda: Lambda) -> (f64, f64) {
     if samples.is_empty() {
         return (0.0, 0.0);
     }
@@ -481,7 +523,10 @@ pub fn hand_losses(samples: &[Sample], k: f32, lambda: f32) -> (f64, f64) {
         let result = s.result_share();
         [
             cross_entropy(p, result) as f64,
-            cross_entropy(p, target(k, result, s.score_or_nan(), lambda)) as f64,
+            cross_entropy(
+                p,
+                target(k, result, s.score_or_nan(), lambda.of(s.both_kings())),
+            ) as f64,
         ]
     });
     let n = samples.len() as f64;
@@ -634,13 +679,13 @@ impl<G: Geometry> Model<G> {
 
     /// The training target of a sample.
     #[inline]
-    pub fn target(&self, s: &Features, lambda: f32) -> f32 {
-        target(self.k, s.result, s.score, lambda)
+    pub fn target(&self, s: &Features, lambda: Lambda) -> f32 {
+        target(self.k, s.result, s.score, lambda.of(s.both_kings))
     }
 
     /// Mean loss over `samples`: against the results alone, and against the target of
     /// `lambda`.
-    pub fn losses(&self, samples: &[Sample], lambda: f32) -> (f64, f64) {
+    pub fn losses(&self, samples: &[Sample], lambda: Lambda) -> (f64, f64) {
         if samples.is_empty() {
             return (0.0, 0.0);
         }
@@ -789,7 +834,7 @@ fn feature_pass<G: Geometry>(
     model: &Model<G>,
     data: &[Sample],
     ids: &[u32],
-    lambda: f32,
+    lambda: Lambda,
     buf: &mut PassBuffers,
 ) {
     let windows = model.tying.windows;
@@ -1152,25 +1197,25 @@ mod tests {
         let k = fit_scale(&set.train);
         assert!(k > 1e-4 && k < 0.1, "k {k}");
         let zero = Model::<Board8>::new(k);
-        let before = zero.losses(&set.train, 0.7);
-        assert_eq!(hand_losses(&set.train, k, 0.7), before);
+        let before = zero.losses(&set.train, Lambda::uniform(0.7));
+        assert_eq!(hand_losses(&set.train, k, Lambda::uniform(0.7)), before);
         let s = TrainSettings {
             epochs: 4,
             batch: 256,
             lr: 2.0,
             decay: 0.001,
-            lambda: 0.7,
+            lambda: Lambda::uniform(0.7),
             ..TrainSettings::default()
         };
         let (theta, reports) = fit(2, PASS, &set, k, &s);
         assert_eq!(reports.len(), 4);
         let mut model = Model::<Board8>::new(k);
         model.theta = theta.clone();
-        let after = model.losses(&set.train, 0.7);
+        let after = model.losses(&set.train, Lambda::uniform(0.7));
         assert!(after.1 < before.1, "{reports:?} from {before:?}");
         assert_eq!(
             (reports[3].valid, reports[3].valid_target),
-            model.losses(&set.valid, 0.7)
+            model.losses(&set.valid, Lambda::uniform(0.7))
         );
         // The same weights, bit for bit, on one thread and on three, and as the plain
         // one-thread sum of the gradients gives them; a batch larger than a pass too.
@@ -1198,6 +1243,73 @@ mod tests {
         let w = model.weights("english");
         let back = PatternWeights::parse(&w.to_bytes(), "english", Board8::W).unwrap();
         engine_scores_like(&model, &back, &set.train[..50]);
+    }
+
+    #[test]
+    fn the_both_kings_lambda_weighs_only_the_positions_with_a_king_each() {
+        let set = prepare::<English>(&records(), 6);
+        let both = set.train.iter().filter(|s| s.both_kings()).count();
+        assert!(
+            both > 0 && both < set.train.len(),
+            "{both} of {}",
+            set.train.len()
+        );
+        let k = fit_scale(&set.train);
+        let model = Model::<Board8>::new(k);
+        let apart = Lambda {
+            plain: 0.1,
+            both_kings: 1.0,
+        };
+        for s in &set.train {
+            let f = model.features(s);
+            let kings = |side: u64| s.kings & side != 0;
+            assert_eq!(f.both_kings, kings(s.white) && kings(s.black));
+            let t = model.target(&f, apart);
+            if f.both_kings {
+                // The result alone.
+                assert_eq!(t, f.result);
+            } else {
+                assert_eq!(t, model.target(&f, Lambda::uniform(0.1)));
+            }
+        }
+        let s = TrainSettings {
+            epochs: 2,
+            batch: 256,
+            ..TrainSettings::default()
+        };
+        let t = TrainSettings { lambda: apart, ..s };
+        let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        // Over the whole set the two fits part; without the positions with a king each they
+        // are the same, bit for bit.
+        assert!(!same(
+            &fit(2, PASS, &set, k, &s).0,
+            &fit(2, PASS, &set, k, &t).0
+        ));
+        let without = DataSet {
+            train: set
+                .train
+                .iter()
+                .copied()
+                .filter(|s| !s.both_kings())
+                .collect(),
+            valid: set
+                .valid
+                .iter()
+                .copied()
+                .filter(|s| !s.both_kings())
+                .collect(),
+            ..set.clone()
+        };
+        assert!(same(
+            &fit(2, PASS, &without, k, &s).0,
+            &fit(2, PASS, &without, k, &t).0
+        ));
+        // The held-out losses against the target follow it; against the results they do not.
+        let (r1, t1) = model.losses(&set.valid, Lambda::uniform(0.1));
+        let (r2, t2) = model.losses(&set.valid, apart);
+        assert_eq!(r1, r2);
+        assert_ne!(t1, t2);
+        assert_eq!(hand_losses(&set.valid, k, apart), (r2, t2));
     }
 
     /// Asserts that the engine's table of `w` (the weights of `model`) scores `samples` as the
@@ -1229,7 +1341,7 @@ mod tests {
             epochs: 2,
             batch: 2 * CHUNK + 7,
             lr: 2.0,
-            lambda: 0.7,
+            lambda: Lambda::uniform(0.7),
             ..TrainSettings::default()
         };
         let (two, reports) = fit_shaped(2, PASS, &set, k, &s, shapes);
@@ -1242,9 +1354,9 @@ mod tests {
         let mut model = Model::<Board8>::with_shapes(k, shapes);
         model.theta = two;
         // So many weights overfit so few games: the fitting set's loss falls.
-        let before = hand_losses(&set.train, k, 0.7);
+        let before = hand_losses(&set.train, k, Lambda::uniform(0.7));
         assert!(
-            model.losses(&set.train, 0.7).1 < before.1,
+            model.losses(&set.train, Lambda::uniform(0.7)).1 < before.1,
             "{reports:?} {before:?}"
         );
         // The weights, colour-symmetric, through a file to the engine, which scores like the
