@@ -295,13 +295,15 @@ fn truncated_and_foreign_data_files_are_refused_by_name() {
     let corrupt = dir.join(format!("tiao-tune-corrupt-{id}.tsd"));
     std::fs::write(&corrupt, &flipped).unwrap();
     let out = dir.join(format!("tiao-tune-refused-{id}.tpw"));
-    let tune = |variant: &str, files: &[&PathBuf]| {
+    let tune_with = |variant: &str, files: &[&PathBuf], extra: &[&str]| {
         let mut args = vec!["tune", "-v", variant, "--out", out.to_str().unwrap()];
         for f in files {
             args.extend_from_slice(&["--data", f.to_str().unwrap()]);
         }
+        args.extend_from_slice(extra);
         tiao(&args)
     };
+    let tune = |variant: &str, files: &[&PathBuf]| tune_with(variant, files, &[]);
     // A good file first, then the bad one: the error names the bad one.
     for (file, needle) in [
         (&cut, "the data ends inside the chunk at byte"),
@@ -327,6 +329,18 @@ fn truncated_and_foreign_data_files_are_refused_by_name() {
     let missing = dir.join(format!("tiao-tune-missing-{id}.tsd"));
     let (_, err, ok) = tune("english", &[&missing]);
     assert!(!ok && err.contains(missing.to_str().unwrap()), "{err}");
+    // A weight of the result outside 0..=1, for the positions with a king each too.
+    for (flag, value) in [
+        ("--lambda", "1.5"),
+        ("--lambda-both-kings", "1.5"),
+        ("--lambda-both-kings", "-0.1"),
+        ("--lambda-both-kings", "NaN"),
+    ] {
+        // `--flag=value`: a negative number is a value, not a flag.
+        let (_, err, ok) = tune_with("english", &[&good], &[&format!("{flag}={value}")]);
+        let named = format!("{flag} {value}: must be 0 to 1");
+        assert!(!ok && err.contains(&named), "{named}: {err}");
+    }
     for p in [good, cut, foreign, corrupt, out] {
         std::fs::remove_file(p).ok();
     }
