@@ -322,19 +322,19 @@ fn run_patterns<R: Rules>(a: &PatternArgs, kind: GameKind) -> Result<(), String>
     if !(a.lr.is_finite() && a.lr > 0.0 && a.lr <= 100.0) {
         return Err(format!("--lr {}: must be above 0 and at most 100", a.lr));
     }
-    if !(a.lambda.is_finite() && (0.0..=1.0).contains(&a.lambda)) {
-        return Err(format!("--lambda {}: must be 0 to 1", a.lambda));
-    }
-    let lambda = sparse::Lambda {
-        plain: a.lambda,
-        both_kings: a.lambda_both_kings.unwrap_or(a.lambda),
+    // A weight of the result: a share, 0 to 1.
+    let share = |flag: &str, x: f32| {
+        if x.is_finite() && (0.0..=1.0).contains(&x) {
+            Ok(x)
+        } else {
+            Err(format!("{flag} {x}: must be 0 to 1"))
+        }
     };
-    if !(lambda.both_kings.is_finite() && (0.0..=1.0).contains(&lambda.both_kings)) {
-        return Err(format!(
-            "--lambda-both-kings {}: must be 0 to 1",
-            lambda.both_kings
-        ));
-    }
+    let plain = share("--lambda", a.lambda)?;
+    let lambda = sparse::Lambda {
+        plain,
+        both_kings: share("--lambda-both-kings", a.lambda_both_kings.unwrap_or(plain))?,
+    };
     if !(a.decay.is_finite() && (0.0..1.0).contains(&a.decay)) {
         return Err(format!("--decay {}: must be 0 to below 1", a.decay));
     }
