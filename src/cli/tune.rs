@@ -80,6 +80,12 @@ struct PatternArgs {
     /// not named keep 4x4. Example: --shape men=4x5.
     #[arg(long, value_name = "LAYER=4xR", requires = "data", value_parser = parse_layer_shape)]
     shape: Vec<(usize, patterns::Shape)>,
+    /// Fit a material table with the patterns: one weight per material signature (each side's
+    /// men, and kings up to 3), added to the evaluation, so that the worth of an advantage can
+    /// depend on the material as a whole (a man up with a king each is nearly a draw). The file
+    /// is then of format version 5; a warm start from a version-4 file starts the table at zero.
+    #[arg(long, requires = "data")]
+    material: bool,
     /// Passes over the data.
     #[arg(long, default_value_t = 12, value_parser = super::whole::<usize>(1, 1000))]
     epochs: usize,
@@ -387,6 +393,7 @@ fn train_patterns<R: Rules>(
     // stored as its differences from them when that is smaller (ENCODING_READ_THROUGH).
     let mut base = None;
     let mut model = match a.init.as_deref() {
+        None if a.material => sparse::Model::<R::Board>::with_shapes(k, shapes).with_material(),
         None => sparse::Model::<R::Board>::with_shapes(k, shapes),
         Some(init) => {
             let bytes = match init {
@@ -398,6 +405,12 @@ fn train_patterns<R: Rules>(
             let (w, through) =
                 patterns::PatternWeights::parse_with_base(&bytes, family, R::Board::W)
                     .map_err(|e| format!("--init {init}: {e}"))?;
+            if w.uses_material() && !a.material {
+                return Err(format!(
+                    "--init {init}: the weights have a material table, which a fit without \
+                     --material would drop; add --material"
+                ));
+            }
             let w = if w.shapes == shapes {
                 // A file read through smaller windows: the fit's file is read through them too.
                 base = through;
@@ -420,7 +433,7 @@ fn train_patterns<R: Rules>(
                 base = Some(w);
                 lifted
             };
-            let model = sparse::Model::<R::Board>::from_weights(k, &w)
+            let model = sparse::Model::<R::Board>::from_weights(k, &w, a.material)
                 .ok_or_else(|| format!("--init {init}: not {family}'s windows"))?;
             let (valid, _) = model.losses(&set.valid, lambda);
             println!("starting from {init}: held-out loss {valid:.6} (results)");
@@ -494,6 +507,11 @@ fn train_patterns<R: Rules>(
         model.losses(&valid_both, lambda).0
     );
     let weights = model.weights(family);
+    if model.fits_material() {
+        for line in material_lines(&weights) {
+            println!("{line}");
+        }
+    }
     let bytes = match &base {
         Some(b) => weights
             .to_bytes_over(b)
@@ -510,13 +528,48 @@ fn train_patterns<R: Rules>(
         }
         _ => String::new(),
     };
+    let (material, material_weights) = if weights.uses_material() {
+        (", material table", weights.material.len())
+    } else {
+        ("", 0)
+    };
     println!(
-        "wrote {out} ({}{stored}; {} weights, {} bytes) in {:.1} s; rebuild tiao to embed it when \
-         it is weights/{family}.tpw",
+        "wrote {out} ({}{material}{stored}; {} weights, {} bytes) in {:.1} s; rebuild tiao to \
+         embed it when it is weights/{family}.tpw",
         patterns::shapes_name(&weights.shapes),
-        weights.table.len(),
+        weights.table.len() + material_weights,
         bytes.len(),
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Signatures of the material table the fit's log shows.
+const MATERIAL_LINES: usize = 8;
+
+/// What a fitted material table learned, for the log: how many signatures have a weight, then the
+/// [`MATERIAL_LINES`] largest weights, each with the signature it favours (so positive), in
+/// centi-men (beside the hand-made material and the windows).
+fn material_lines(w: &patterns::PatternWeights) -> Vec<String> {
+    // Each tied pair once, as the signature its weight favours.
+    let mut entries: Vec<(i16, usize)> = (0..w.material.len())
+        .filter(|&i| w.material[i] > 0)
+        .map(|i| (w.material[i], i))
+        .collect();
+    entries.sort_by_key(|&(v, i)| (std::cmp::Reverse(v), i));
+    let mut lines = vec![format!(
+        "material table: {} of {} signature pairs with a weight; the largest (centi-men, added \
+         to the hand-made material and the windows, for the side of the first material; m men, k \
+         kings):",
+        entries.len(),
+        (w.material.len() - patterns::material_sides(w.board)) / 2
+    )];
+    for &(v, i) in entries.iter().take(MATERIAL_LINES) {
+        lines.push(format!(
+            "  {}: {:+.1}",
+            patterns::Signature::of_entry(w.board, i),
+            v as f32 / patterns::UNITS as f32
+        ));
+    }
+    lines
 }

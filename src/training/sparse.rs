@@ -17,15 +17,28 @@
 //! plus, per sample, a ridge term `decay / 2 * (f a[p_w]^2 + (1 - f) b[p_w]^2)` over the weights
 //! it uses (frequent and rare configurations are held back alike, relative to their evidence).
 //!
+//! **Material table** (`tiao tune --material`, off by default). The fit may add one more term
+//! inside the sum: `s_m t[p_m]`, the weight of the position's material signature (each side's
+//! men and kings, [`patterns::material_of`]; one value for both phases, the material fixing the
+//! phase). The colour symmetry ties a signature to its colour-swapped image as it ties a
+//! window's configurations ([`material_param`]: one parameter, opposite signs; equal material
+//! has none). Its parameters are one more block of the gradient pass, stepped by the same lazy
+//! Adam, under the same ridge term (`decay / 2 * t[p_m]^2`); the weights it writes hold the
+//! table, and their file is of format version 5 ([`patterns::VERSION`]). Without it the model,
+//! the fit and the file are those of the trainer before the table, bit for bit. A warm start
+//! from a file of version 1 to 4 starts the table at zero.
+//!
 //! **Memory.** A position is kept as a [`Sample`] of [`SAMPLE_BYTES`] (32) bytes: its three
 //! bitboards, the hand-made score and divisor (computed once, when the data is read: they are
 //! the costly part of the features), the search score and the result. The window
-//! configurations, the phase and the targets ([`Features`], 360 bytes) are computed again from
+//! configurations, the phase and the targets ([`Features`], 364 bytes) are computed again from
 //! the bitboards each time the sample's batch is processed, in parallel, and never kept. With its
 //! place in the batch order (a `u32`) a position to fit costs [`BYTES_PER_POSITION`] (36) bytes,
 //! a held-out one 32; beside them, the parameters, Adam's two moments and the tying table (4.4
 //! MB each on 10x10 with 4x4 windows; 14 MB with a 4x5 men's layer, 88 MB with 4x6), the
-//! blocks' gradients and the pass buffers: about 25 MiB in all with 4x4 windows. Measured
+//! blocks' gradients and the pass buffers: about 25 MiB in all with 4x4 windows (a material
+//! table adds 28 KB to each of the parameters, the moments and its block's gradient on 10x10,
+//! 7056 entries of which the tied half are parameters). Measured
 //! (`/usr/bin/time -v`, international): 35.9 bytes a position, so 100 million positions in 3.4
 //! GiB; the shapes change the fixed part, not the part a position costs. The data files are read one chunk at a time ([`data::read_chunks`]), never whole, and
 //! not memory-mapped: the kernel would count their pages in the resident set as they are
@@ -42,8 +55,9 @@
 //!   [`CHUNK`] samples, each sample's configurations and the derivative of its loss with the
 //!   current weights (each sample's figures depend on that sample alone). The *gradient pass*
 //!   runs in parallel over the parameter blocks (a layer's window with its turned partner: the
-//!   windows never share a parameter across blocks), each block walking the samples in batch
-//!   order and, for a sample, its windows in order. So each parameter's gradient is summed in
+//!   windows never share a parameter across blocks; and the material table's, when it is
+//!   fitted), each block walking the samples in batch order and, for a sample, its windows in
+//!   order. So each parameter's gradient is summed in
 //!   the sample order, as one thread would sum it, and the block then takes its Adam step;
 //! - lazy Adam: a weight moves only in the steps whose batch gives it a non-zero gradient, so a
 //!   configuration seen a few times stays near zero instead of drifting on stale moments. A
@@ -59,8 +73,8 @@ use super::data::{self, DECISIVE, DataError, Record};
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::hand_part;
 use crate::draughts::eval::patterns::{
-    self, LAYERS, MAX_WINDOWS, PHASES, PatternWeights, Shapes, UNITS, phase, start_pieces,
-    turned_config, windows_of,
+    self, LAYERS, MAX_WINDOWS, PHASES, PatternWeights, Shapes, UNITS, material_len,
+    material_turned, phase, start_pieces, turned_config, windows_of,
 };
 use crate::draughts::eval::weights::Family;
 use crate::draughts::position::Position;
@@ -195,6 +209,8 @@ pub struct Features {
     pub score: f32,
     /// Whether both sides have a king ([`Lambda::both_kings`] applies).
     pub both_kings: bool,
+    /// The material table's entry of the position ([`patterns::material_of`]).
+    pub material: u32,
 }
 
 impl Features {
@@ -223,6 +239,7 @@ impl Features {
             result: s.result_share(),
             score: s.score_or_nan(),
             both_kings: s.both_kings(),
+            material: patterns::material_of::<G>(s.white, s.black, s.kings) as u32,
         }
     }
 }
@@ -599,13 +616,32 @@ impl Tying {
     }
 }
 
-/// The model's parameters on board `G`: `theta[p * PHASES + phase]`, centi-men.
+/// The parameter of the material table's entry `entry` on the board of `board` dark squares a
+/// row, within the material block, and its sign: the entry of White side `w` against Black side
+/// `b` ([`patterns::material_side`]) is its own parameter for `w < b`, the negation of its
+/// colour-swapped entry's for `w > b`, and has none (sign 0) for `w == b`. So the block is
+/// [`material_len`] long, of which the parameters below the diagonal are never used.
+#[inline(always)]
+pub fn material_param(board: u32, entry: usize) -> (u32, i8) {
+    let turned = material_turned(board, entry);
+    match entry.cmp(&turned) {
+        std::cmp::Ordering::Equal => (0, 0),
+        std::cmp::Ordering::Less => (entry as u32, 1),
+        std::cmp::Ordering::Greater => (turned as u32, -1),
+    }
+}
+
+/// The model's parameters on board `G`: `theta[p * PHASES + phase]` for the windows'
+/// parameters `p` of the [`Tying`], then, when the fit has a material table, its block
+/// (`theta[material_start + p]`, [`material_param`]), centi-men.
 pub struct Model<G: Geometry> {
     /// Parameters.
     pub theta: Vec<f32>,
     /// The scale of the sigmoid, per centi-man.
     pub k: f32,
     tying: Tying,
+    /// Whether the material table is fitted (its block ends `theta`).
+    material: bool,
     board: PhantomData<G>,
 }
 
@@ -622,22 +658,58 @@ impl<G: Geometry> Model<G> {
             theta: vec![0.0; tying.slot.len() * PHASES],
             k,
             tying,
+            material: false,
             board: PhantomData,
         }
     }
 
+    /// This model with a material table to fit, all zero (`tiao tune --material`).
+    pub fn with_material(mut self) -> Model<G> {
+        if !self.material {
+            self.material = true;
+            self.theta
+                .resize(self.theta.len() + material_len(G::W), 0.0);
+        }
+        self
+    }
+
+    /// Whether the material table is fitted.
+    pub fn fits_material(&self) -> bool {
+        self.material
+    }
+
+    /// Where the material table's block starts in `theta` (its end when there is none).
+    fn material_start(&self) -> usize {
+        self.tying.slot.len() * PHASES
+    }
+
     /// A model for `G`'s windows that starts from the weights `w` (a warm start: a round's fit
     /// that begins where the kept weights are, so that configurations its data does not show keep
-    /// their values, as the optimiser is lazy), with `w`'s shapes. `None` when `w` is of another
-    /// board. A weight of a tied pair is read from each of its windows; the file's rounding to
-    /// 1/UNITS is kept.
-    pub fn from_weights(k: f32, w: &PatternWeights) -> Option<Model<G>> {
-        if w.board != G::W {
+    /// their values, as the optimiser is lazy), with `w`'s shapes; with `material`, a material
+    /// table to fit that starts from `w`'s (zero for a file of version 1 to 4). `None` when `w`
+    /// is of another board, or has a material table that is not all zero and `material` is
+    /// false (the fit would drop it). A weight of a tied pair is read from each of its windows;
+    /// the file's rounding to 1/UNITS is kept.
+    pub fn from_weights(k: f32, w: &PatternWeights, material: bool) -> Option<Model<G>> {
+        if w.board != G::W || w.material.len() != material_len(G::W) {
+            return None;
+        }
+        if w.uses_material() && !material {
             return None;
         }
         let mut model = Model::<G>::with_shapes(k, w.shapes);
         if w.table.len() != model.tying.slot.len() * PHASES {
             return None;
+        }
+        if material {
+            model = model.with_material();
+            let start = model.material_start();
+            for (entry, &v) in w.material.iter().enumerate() {
+                let (p, sign) = material_param(G::W, entry);
+                if sign > 0 {
+                    model.theta[start + p as usize] = v as f32 / UNITS as f32;
+                }
+            }
         }
         for (j, &(p, sign)) in model.tying.slot.iter().enumerate() {
             if sign == 0 {
@@ -674,6 +746,12 @@ impl<G: Geometry> Model<G> {
                 sum += sign as f32 * v;
             }
         }
+        if self.material {
+            let (p, sign) = material_param(G::W, s.material as usize);
+            if sign != 0 {
+                sum += sign as f32 * self.theta[self.material_start() + p as usize];
+            }
+        }
         (s.hand + sum) * s.inv_div
     }
 
@@ -701,16 +779,27 @@ impl<G: Geometry> Model<G> {
         (r / n, t / n)
     }
 
-    /// The weight table for the engine: every (window, configuration) with its sign, rounded to
-    /// 1/UNITS centi-men.
+    /// The weight table for the engine: every (window, configuration) with its sign, and every
+    /// material signature when the table is fitted, rounded to 1/UNITS centi-men.
     pub fn weights(&self, family: &str) -> PatternWeights {
         let mut out = PatternWeights::zero(family, G::W, self.tying.shapes);
+        // Clamped to a symmetric range, so that a tied pair's weights stay opposite.
+        let units = |v: f32| {
+            (v * UNITS as f32)
+                .round()
+                .clamp(-i16::MAX as f32, i16::MAX as f32)
+        };
         for (j, &(p, sign)) in self.tying.slot.iter().enumerate() {
             for ph in 0..PHASES {
-                let v = sign as f32 * self.theta[p as usize * PHASES + ph] * UNITS as f32;
-                // Clamped to a symmetric range, so that a tied pair's weights stay opposite.
                 out.table[j * PHASES + ph] =
-                    v.round().clamp(-i16::MAX as f32, i16::MAX as f32) as i16;
+                    units(sign as f32 * self.theta[p as usize * PHASES + ph]) as i16;
+            }
+        }
+        if self.material {
+            let start = self.material_start();
+            for (entry, v) in out.material.iter_mut().enumerate() {
+                let (p, sign) = material_param(G::W, entry);
+                *v = units(sign as f32 * self.theta[start + p as usize]) as i16;
             }
         }
         out
@@ -733,9 +822,11 @@ pub struct EpochReport {
 
 /// What the feature pass leaves for the gradient pass: per slice of [`CHUNK`] samples, their
 /// configurations window by window (`configs[(slice * windows + lw) * CHUNK + j]`), and per
-/// sample the derivative of its loss by its evaluation and its opening share.
+/// sample the derivative of its loss by its evaluation, its opening share and its material
+/// table entry.
 struct PassBuffers {
     configs: Vec<u32>,
+    material: Vec<u32>,
     d: Vec<f32>,
     open: Vec<f32>,
     /// Per slice, the sum of its samples' losses (blended target).
@@ -743,20 +834,33 @@ struct PassBuffers {
 }
 
 /// One parameter block: the parameters of a window and its turned partner in one layer (of a
-/// self-turned window alone), with the gradient of the current batch.
+/// self-turned window alone), or the material table's, with the gradient of the current batch.
 struct Block {
-    /// The windows (layer-major) whose parameters are the block's, in increasing order; none
-    /// for a partner window, whose parameters are in its first's block.
-    windows: Vec<usize>,
-    /// The first window: the block holds parameters `start[first]..start[first + 1]` of the
-    /// [`Tying`].
-    first: usize,
-    /// The batch's gradient, `grad[(p - start[first]) * PHASES + phase]`, zero between steps.
+    /// Whose parameters the block holds.
+    holds: Holds,
+    /// The batch's gradient, `grad[local * width + phase]` for the block's parameter `local`
+    /// (a window block's `p - start[first]`, the material block's `p`), zero between steps.
     grad: Vec<f32>,
-    /// Whether parameter `p - start[first]` is in `touched`.
+    /// Whether parameter `local` is in `touched`.
     seen: Vec<bool>,
     /// The parameters the batch touched so far.
     touched: Vec<u32>,
+}
+
+/// Whose parameters a [`Block`] holds.
+enum Holds {
+    /// Windows' configurations, [`PHASES`] values each.
+    Windows {
+        /// The windows (layer-major) whose parameters are the block's, in increasing order;
+        /// none for a partner window, whose parameters are in its first's block.
+        windows: Vec<usize>,
+        /// The first window: the block holds parameters `start[first]..start[first + 1]` of
+        /// the [`Tying`].
+        first: usize,
+    },
+    /// The material table's entries on the board of `board` dark squares a row, one value each
+    /// ([`material_param`]).
+    Material { board: u32 },
 }
 
 /// Adam's figures of one step.
@@ -770,8 +874,22 @@ struct Step {
 }
 
 impl Block {
+    /// Values a parameter of the block has: [`PHASES`] for a window's, 1 for the material's.
+    fn width(&self) -> usize {
+        match self.holds {
+            Holds::Windows { .. } => PHASES,
+            Holds::Material { .. } => 1,
+        }
+    }
+
+    /// Whether the block has no parameters to fit (a partner window's).
+    fn is_idle(&self) -> bool {
+        matches!(&self.holds, Holds::Windows { windows, .. } if windows.is_empty())
+    }
+
     /// Adds the gradient of `n` samples of a pass to the block's, with the parameters `theta`
-    /// of the block (for the ridge term): sample after sample, window after window.
+    /// of the block (for the ridge term): sample after sample, and for a window block, window
+    /// after window.
     fn accumulate(
         &mut self,
         tying: &Tying,
@@ -780,7 +898,34 @@ impl Block {
         n: usize,
         decay: f32,
     ) {
-        let base = tying.start[self.first];
+        let Block {
+            holds,
+            grad,
+            seen,
+            touched,
+        } = self;
+        // Parameter `local` is touched by the batch.
+        let mut touch = |local: usize| {
+            if !seen[local] {
+                seen[local] = true;
+                touched.push(local as u32);
+            }
+        };
+        let (windows, first) = match holds {
+            Holds::Windows { windows, first } => (windows, *first),
+            &mut Holds::Material { board } => {
+                for (&entry, &d) in buf.material[..n].iter().zip(&buf.d) {
+                    let (p, sign) = material_param(board, entry as usize);
+                    if sign != 0 {
+                        let local = p as usize;
+                        touch(local);
+                        grad[local] += d * sign as f32 + decay * theta[local];
+                    }
+                }
+                return;
+            }
+        };
+        let base = tying.start[first];
         let stride = tying.windows * CHUNK;
         for (slice, configs) in buf
             .configs
@@ -791,18 +936,15 @@ impl Block {
             let start = slice * CHUNK;
             for j in 0..CHUNK.min(n - start) {
                 let (d, open) = (buf.d[start + j], buf.open[start + j]);
-                for &lw in &self.windows {
+                for &lw in windows.iter() {
                     let (p, sign) = tying.of(lw, configs[lw * CHUNK + j]);
                     if sign != 0 {
                         let local = p as usize - base;
-                        if !self.seen[local] {
-                            self.seen[local] = true;
-                            self.touched.push(local as u32);
-                        }
+                        touch(local);
                         let g = d * sign as f32;
                         let i = local * PHASES;
-                        self.grad[i] += (g + decay * theta[i]) * open;
-                        self.grad[i + 1] += (g + decay * theta[i + 1]) * (1.0 - open);
+                        grad[i] += (g + decay * theta[i]) * open;
+                        grad[i + 1] += (g + decay * theta[i + 1]) * (1.0 - open);
                     }
                 }
             }
@@ -812,9 +954,10 @@ impl Block {
     /// Adam's step of the parameters the batch touched (lazy: one whose gradient is zero does
     /// not move), and the gradient cleared.
     fn update(&mut self, theta: &mut [f32], m: &mut [f32], v: &mut [f32], s: &Step) {
+        let width = self.width();
         for &local in &self.touched {
             let local = local as usize;
-            for i in local * PHASES..(local + 1) * PHASES {
+            for i in local * width..(local + 1) * width {
                 let g = self.grad[i] * s.scale;
                 if g != 0.0 {
                     m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
@@ -842,8 +985,9 @@ fn feature_pass<G: Geometry>(
         .zip(buf.configs.par_chunks_mut(windows * CHUNK))
         .zip(buf.d.par_chunks_mut(CHUNK))
         .zip(buf.open.par_chunks_mut(CHUNK))
+        .zip(buf.material.par_chunks_mut(CHUNK))
         .zip(buf.loss.par_iter_mut())
-        .for_each(|((((ids, configs), d), open), loss)| {
+        .for_each(|(((((ids, configs), d), open), material), loss)| {
             let mut sum = 0f64;
             for (j, &id) in ids.iter().enumerate() {
                 let f = model.features(&data[id as usize]);
@@ -852,6 +996,7 @@ fn feature_pass<G: Geometry>(
                 let t = model.target(&f, lambda);
                 d[j] = model.k * (p - t) * f.inv_div;
                 open[j] = f.open;
+                material[j] = f.material;
                 sum += cross_entropy(p, t) as f64;
                 for (lw, &c) in f.configs[..windows].iter().enumerate() {
                     configs[lw * CHUNK + j] = c;
@@ -912,13 +1057,14 @@ fn train_in_passes<G: Geometry>(
     let pass = batch.min(pass);
     let mut buf = PassBuffers {
         configs: vec![0; pass.div_ceil(CHUNK) * windows * CHUNK],
+        material: vec![0; pass],
         d: vec![0.0; pass],
         open: vec![0.0; pass],
         loss: vec![0.0; pass.div_ceil(CHUNK)],
     };
     // A block a window, its parameters `start[lw]..start[lw + 1]` (a partner window's block
-    // holds none of its own and is skipped).
-    let block_lens: Vec<usize> = model
+    // holds none of its own and is skipped), then the material table's block if it is fitted.
+    let mut block_lens: Vec<usize> = model
         .tying
         .start
         .windows(2)
@@ -936,14 +1082,27 @@ fn train_in_passes<G: Geometry>(
                 block_lens[first]
             };
             Block {
-                windows: owned,
-                first,
+                holds: Holds::Windows {
+                    windows: owned,
+                    first,
+                },
                 grad: vec![0.0; len],
                 seen: vec![false; len / PHASES],
                 touched: Vec::new(),
             }
         })
         .collect();
+    if model.material {
+        let len = material_len(G::W);
+        block_lens.push(len);
+        blocks.push(Block {
+            holds: Holds::Material { board: G::W },
+            grad: vec![0.0; len],
+            seen: vec![false; len],
+            touched: Vec::new(),
+        });
+    }
+    debug_assert_eq!(block_lens.iter().sum::<usize>(), n);
     let mut t = 0usize;
     for epoch in 1..=s.epochs {
         // Fisher-Yates with the run's generator.
@@ -974,7 +1133,7 @@ fn train_in_passes<G: Geometry>(
                     .zip(split_blocks(&mut m, &block_lens))
                     .zip(split_blocks(&mut v, &block_lens))
                     .zip(blocks.par_iter_mut())
-                    .filter(|(_, b)| !b.windows.is_empty())
+                    .filter(|(_, b)| !b.is_idle())
                     .for_each(|(((theta, m), v), b)| {
                         b.accumulate(tying, theta, buf, pass_ids.len(), s.decay);
                         if last {
@@ -1091,6 +1250,13 @@ mod tests {
                             grad[i + 1] += (g + s.decay * model.theta[i + 1]) * (1.0 - f.open);
                         }
                     }
+                    if model.fits_material() {
+                        let (p, sign) = material_param(Board8::W, f.material as usize);
+                        if sign != 0 {
+                            let i = model.material_start() + p as usize;
+                            grad[i] += d * sign as f32 + s.decay * model.theta[i];
+                        }
+                    }
                 }
                 t += 1;
                 let lr = s.lr * (1.0 - 0.9 * (t as f32 / total_steps as f32));
@@ -1129,11 +1295,27 @@ mod tests {
         s: &TrainSettings,
         shapes: Shapes,
     ) -> (Vec<f32>, Vec<EpochReport>) {
+        fit_model(
+            threads,
+            pass,
+            set,
+            s,
+            Model::<Board8>::with_shapes(k, shapes),
+        )
+    }
+
+    /// [`fit`] of `model`.
+    fn fit_model(
+        threads: usize,
+        pass: usize,
+        set: &DataSet,
+        s: &TrainSettings,
+        mut model: Model<Board8>,
+    ) -> (Vec<f32>, Vec<EpochReport>) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        let mut model = Model::<Board8>::with_shapes(k, shapes);
         let mut reports = Vec::new();
         let mut samples = 0;
         pool.install(|| {
@@ -1173,7 +1355,7 @@ mod tests {
             w.table.iter().any(|&x| x != 0),
             "the fit moved some weights"
         );
-        let warm = Model::<Board8>::from_weights(k, &w).expect("same windows");
+        let warm = Model::<Board8>::from_weights(k, &w, false).expect("same windows");
         assert_eq!(warm.weights("english").table, w.table);
         // Its evaluation is the fitted model's, to the file's rounding.
         for s in data.valid.iter().take(50) {
@@ -1181,7 +1363,7 @@ mod tests {
             assert!((warm.eval(&f) - model.eval(&f)).abs() < 0.5);
         }
         // Weights of another board are refused.
-        assert!(Model::<Board10>::from_weights(k, &w).is_none());
+        assert!(Model::<Board10>::from_weights(k, &w, false).is_none());
     }
 
     #[test]
@@ -1368,8 +1550,87 @@ mod tests {
         assert_eq!(back, w);
         let scored = engine_scores_like(&model, &back, &set.train[..200]);
         assert!(scored > 100, "{scored}");
-        let warm = Model::<Board8>::from_weights(k, &w).unwrap();
+        let warm = Model::<Board8>::from_weights(k, &w, false).unwrap();
         assert_eq!(warm.shapes(), shapes);
         assert_eq!(warm.weights("english"), w);
+    }
+
+    #[test]
+    fn material_parameters_tie_a_signature_to_its_colour_swapped_image() {
+        let board = Board8::W;
+        let mut owners = vec![0; material_len(board)];
+        for entry in 0..material_len(board) {
+            let (p, sign) = material_param(board, entry);
+            let (q, r) = material_param(board, material_turned(board, entry));
+            assert_eq!(sign, -r);
+            if sign != 0 {
+                assert_eq!(p, q);
+                owners[p as usize] += 1;
+            }
+        }
+        // Each parameter holds a pair of entries; the equal signatures none.
+        let sides = patterns::material_sides(board);
+        assert_eq!(
+            owners.iter().filter(|&&n| n == 2).count(),
+            (owners.len() - sides) / 2
+        );
+        assert!(owners.iter().all(|&n| n == 0 || n == 2));
+    }
+
+    #[test]
+    fn the_material_table_trains_the_same_on_any_threads_and_reads_back() {
+        let set = prepare::<English>(&records(), 6);
+        let k = fit_scale(&set.train);
+        let s = TrainSettings {
+            epochs: 3,
+            batch: 2 * CHUNK + 7,
+            lr: 2.0,
+            decay: 0.001,
+            lambda: Lambda::uniform(0.7),
+            ..TrainSettings::default()
+        };
+        let model = || Model::<Board8>::new(k).with_material();
+        let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        let (two, reports) = fit_model(2, PASS, &set, &s, model());
+        let (one, one_reports) = fit_model(1, CHUNK, &set, &s, model());
+        let (three, _) = fit_model(3, PASS, &set, &s, model());
+        assert!(same(&two, &one) && same(&two, &three));
+        assert_eq!(format!("{reports:?}"), format!("{one_reports:?}"));
+        let mut plain = model();
+        reference(&mut plain, &set.train, &s);
+        assert!(same(&two, &plain.theta));
+        // The windows' parameters are not those of a fit without the table.
+        let (windows_only, _) = fit(2, PASS, &set, k, &s);
+        assert_eq!(two.len(), windows_only.len() + material_len(Board8::W));
+        assert!(!same(&two[..windows_only.len()], &windows_only));
+        let mut fitted = model();
+        fitted.theta = two;
+        let w = fitted.weights("english");
+        assert!(w.uses_material() && w.is_symmetric());
+        // Through a version-5 file to the engine, which scores like the model.
+        let bytes = w.to_bytes();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), patterns::VERSION);
+        let back = PatternWeights::parse(&bytes, "english", Board8::W).unwrap();
+        assert_eq!(back, w);
+        engine_scores_like(&fitted, &back, &set.train[..200]);
+        // A warm start reads the table back; a fit without the table refuses the weights.
+        let warm = Model::<Board8>::from_weights(k, &w, true).unwrap();
+        assert!(warm.fits_material());
+        assert_eq!(warm.weights("english"), w);
+        assert!(Model::<Board8>::from_weights(k, &w, false).is_none());
+        // Weights without a table start a fit of one at zero, evaluating as before.
+        let mut plain_w = w.clone();
+        plain_w.material.fill(0);
+        let cold = Model::<Board8>::from_weights(k, &plain_w, false).unwrap();
+        let zero_table = Model::<Board8>::from_weights(k, &plain_w, true).unwrap();
+        assert!(
+            zero_table.theta[zero_table.material_start()..]
+                .iter()
+                .all(|&x| x == 0.0)
+        );
+        for sample in set.valid.iter().take(50) {
+            let f = cold.features(sample);
+            assert_eq!(cold.eval(&f).to_bits(), zero_table.eval(&f).to_bits());
+        }
     }
 }

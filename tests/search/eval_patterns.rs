@@ -2,11 +2,13 @@
 //! evaluation (hand-made terms and patterns) is colour-symmetric: a position and its mirror (the
 //! board turned by 180 degrees, the colours swapped, the other side to move) score the same for
 //! the side to move, over the positions of random games of every draughts variant; so do the
-//! patterns alone, for random symmetric weights of every window shape.
+//! patterns alone, for random symmetric weights of every window shape with a material table and
+//! for a material table alone.
 
 use tiao::draughts::board::Geometry;
 use tiao::draughts::eval::patterns::{
-    self, EnginePatterns, LAYERS, PHASES, PatternWeights, SHAPES_4X4, Shape, Shapes, windows_of,
+    self, EnginePatterns, LAYERS, PHASES, PatternWeights, SHAPES_4X4, Shape, Shapes, material_len,
+    material_turned, windows_of,
 };
 use tiao::draughts::position::Position;
 use tiao::draughts::rules::{Brazilian, Duoyibu, English, International, Rules, Russian};
@@ -103,11 +105,13 @@ fn the_embedded_weights_load_for_every_family() {
 
 /// Random colour-symmetric weights of `shapes` for `R`'s board: a random weight for some of the
 /// configurations of each pair's first window (and of each self-turned window), its partner's
-/// turned configuration the negation; read back through a version-4 file (which keeps one
-/// window of a pair).
+/// turned configuration the negation, and a material table whose entries are set the same way
+/// ([`random_material`]); read back through a version-5 file (which keeps one window of a pair
+/// and half the table).
 fn random_weights<R: Rules>(shapes: Shapes, seed: u64) -> PatternWeights {
     let mut rng = Rng::new(seed);
     let mut w = PatternWeights::zero("x", R::Board::W, shapes);
+    w.material = random_material(R::Board::W, &mut rng);
     for (layer, &shape) in shapes.iter().enumerate() {
         let win = windows_of::<R::Board>(shape);
         let n = shape.squares();
@@ -131,15 +135,31 @@ fn random_weights<R: Rules>(shapes: Shapes, seed: u64) -> PatternWeights {
             }
         }
     }
-    assert!(w.is_symmetric());
+    assert!(w.is_symmetric() && w.uses_material());
     let back = PatternWeights::parse(&w.to_bytes(), "x", R::Board::W).expect("reads back");
     assert_eq!(back, w);
     back
 }
 
+/// A random colour-symmetric material table for the board of `board` dark squares a row: a
+/// random weight for two signatures in three, its colour-swapped signature's the negation, a
+/// signature that is its own image none.
+fn random_material(board: u32, rng: &mut Rng) -> Vec<i16> {
+    let mut table = vec![0; material_len(board)];
+    for i in 0..table.len() {
+        let t = material_turned(board, i);
+        if i < t && rng.below(3) != 0 {
+            let v = rng.below(4001) as i16 - 2000;
+            table[i] = v;
+            table[t] = -v;
+        }
+    }
+    table
+}
+
 /// Over the positions of random games: the patterns of `w` score a position and its mirror
-/// opposite (White's view); returns the positions checked.
-fn check_pattern_symmetry<R: Rules>(w: &PatternWeights, games: usize, seed: u64) -> usize {
+/// opposite (White's view); returns the positions checked and those scored not zero.
+fn pattern_symmetry<R: Rules>(w: &PatternWeights, games: usize, seed: u64) -> (usize, usize) {
     let e = EnginePatterns::new::<R::Board>(w);
     let mut rng = Rng::new(seed);
     let mut list = MoveList::default();
@@ -160,8 +180,34 @@ fn check_pattern_symmetry<R: Rules>(w: &PatternWeights, games: usize, seed: u64)
             pos = pos.make(&list[rng.below(list.len())]);
         }
     }
+    (checked, nonzero)
+}
+
+/// [`pattern_symmetry`] where most positions must score: returns the positions checked.
+fn check_pattern_symmetry<R: Rules>(w: &PatternWeights, games: usize, seed: u64) -> usize {
+    let (checked, nonzero) = pattern_symmetry::<R>(w, games, seed);
     assert!(nonzero * 2 > checked, "{nonzero} of {checked} scored");
     checked
+}
+
+#[test]
+fn a_material_table_alone_is_colour_symmetric() {
+    // The table scores the positions whose material is not its own image, and nothing else.
+    fn check<R: Rules>(seed: u64) {
+        let mut w = PatternWeights::zero("x", R::Board::W, SHAPES_4X4);
+        w.material = random_material(R::Board::W, &mut Rng::new(seed));
+        let back = PatternWeights::parse(&w.to_bytes(), "x", R::Board::W).expect("reads back");
+        assert_eq!(back, w);
+        let (checked, nonzero) = pattern_symmetry::<R>(&back, 30, seed);
+        assert!(
+            checked > 1000 && nonzero * 5 > checked,
+            "{nonzero} of {checked} scored"
+        );
+    }
+    check::<International>(21);
+    check::<Russian>(22);
+    check::<Brazilian>(23);
+    check::<English>(24);
 }
 
 #[test]

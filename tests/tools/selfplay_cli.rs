@@ -6,7 +6,9 @@
 use crate::cli_support::{tiao, tiao_env};
 use std::path::{Path, PathBuf};
 use tiao::draughts::board::{Board8, Geometry};
-use tiao::draughts::eval::patterns::{EnginePatterns, MEN, PatternWeights, SHAPES_4X4, Shape};
+use tiao::draughts::eval::patterns::{
+    self, EnginePatterns, MEN, PatternWeights, SHAPES_4X4, Shape,
+};
 use tiao::game::Variant;
 use tiao::training::data;
 
@@ -108,6 +110,10 @@ fn patterns_train_from_selfplay_data() {
     let w = PatternWeights::parse(&std::fs::read(&weights).unwrap(), "english", Board8::W).unwrap();
     assert!(w.table.iter().any(|&v| v != 0));
     assert_eq!(w.shapes, SHAPES_4X4);
+    assert!(!w.uses_material());
+    // Kept for the material table's warm start below (a version-4 file).
+    let four = temp("four.tpw");
+    std::fs::copy(&weights, &four).unwrap();
     // A 4x5 men's layer: the file says so, reads back, and the engine's table made from it
     // scores positions of the data; a warm start needs the same shapes or larger ones.
     let (out, err, ok) = tune(
@@ -186,6 +192,57 @@ fn patterns_train_from_selfplay_data() {
         ok && out.contains("stored as differences from men 4x5"),
         "{out}{err}"
     );
+    // With --material: a version-5 file whose material table is not all zero and
+    // colour-symmetric, which the engine reads; the log names the largest entries.
+    let (out, err, ok) = tune(
+        "english",
+        &[
+            "--epochs",
+            "2",
+            "--batch",
+            "256",
+            "--holdout",
+            "4",
+            "--material",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("material table: "), "{out}");
+    assert!(out.contains("mixed 4x4, material table;"), "{out}");
+    let bytes = std::fs::read(&weights).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), patterns::VERSION);
+    let w = PatternWeights::parse(&bytes, "english", Board8::W).unwrap();
+    assert!(w.uses_material() && w.is_symmetric());
+    let largest = out
+        .lines()
+        .skip_while(|l| !l.starts_with("material table: "))
+        .nth(1)
+        .unwrap();
+    assert!(
+        largest.starts_with("  ") && largest.contains(" v "),
+        "{out}"
+    );
+    let engine = EnginePatterns::new::<Board8>(&w);
+    assert!(engine.uses_material());
+    // A warm start from it keeps fitting the table, and is refused without --material (which
+    // would drop the table).
+    let table = temp("material.tpw");
+    std::fs::copy(&weights, &table).unwrap();
+    let from_table = ["--epochs", "1", "--init", table.to_str().unwrap()];
+    let (_, err, ok) = tune("english", &from_table);
+    assert!(
+        !ok && err.contains("material table") && err.contains("--material"),
+        "{err}"
+    );
+    let (out, err, ok) = tune("english", &[&from_table[..], &["--material"]].concat());
+    assert!(ok && out.contains("starting from"), "{err}");
+    // From a version-4 file the table starts at zero: the start's loss is the file's.
+    let from_four = ["--epochs", "1", "--init", four.to_str().unwrap()];
+    let (without, err, ok) = tune("english", &from_four);
+    assert!(ok, "{err}");
+    let (with, err, ok) = tune("english", &[&from_four[..], &["--material"]].concat());
+    assert!(ok, "{err}");
+    assert_eq!(start_loss(&without), start_loss(&with));
     let (_, err, ok) = tune("english", &["--shape", "men=4x7"]);
     assert!(!ok && err.contains("4x4, 4x5, 4x6"), "{err}");
     let (_, err, ok) = tune("english", &["--shape", "queens=4x5"]);
@@ -196,7 +253,7 @@ fn patterns_train_from_selfplay_data() {
         !ok && err.contains("english data where russian was expected"),
         "{err}"
     );
-    for p in [set, weights, start, grown] {
+    for p in [set, weights, start, grown, four, table] {
         let _ = std::fs::remove_file(p);
     }
 }

@@ -221,12 +221,14 @@ fn selfplay_data(name: &str, games: usize) -> PathBuf {
 #[test]
 fn pattern_training_is_the_same_on_one_thread_and_two() {
     let data = selfplay_data("threads", 12);
-    let weights = |threads: &str| {
+    // `extra`: none, or --material (a material table fitted with the windows).
+    let weights = |threads: &str, extra: &[&str]| {
         let out = std::env::temp_dir().join(format!(
-            "tiao-tune-threads-{threads}-{}.tpw",
+            "tiao-tune-threads-{threads}-{}-{}.tpw",
+            extra.len(),
             std::process::id()
         ));
-        let (stdout, err, ok) = tiao(&[
+        let mut args = vec![
             "tune",
             "-v",
             "english",
@@ -244,7 +246,9 @@ fn pattern_training_is_the_same_on_one_thread_and_two() {
             "0.001",
             "--threads",
             threads,
-        ]);
+        ];
+        args.extend_from_slice(extra);
+        let (stdout, err, ok) = tiao(&args);
         assert!(ok, "{err}");
         // One line an epoch with the held-out losses; no progress bar when stderr is a pipe.
         for epoch in 1..=3 {
@@ -272,10 +276,16 @@ fn pattern_training_is_the_same_on_one_thread_and_two() {
         std::fs::remove_file(out).ok();
         (bytes, stdout)
     };
-    let (one, out) = weights("1");
-    let (two, _) = weights("2");
+    let (one, out) = weights("1", &[]);
+    let (two, _) = weights("2", &[]);
     assert!(out.contains("bytes a position to fit"), "{out}");
     assert!(one.len() > 36 && one == two, "the weight files differ");
+    // With a material table: the same file (of version 5) on one thread and two.
+    let (one, out) = weights("1", &["--material"]);
+    let (two, _) = weights("2", &["--material"]);
+    assert!(out.contains("material table: "), "{out}");
+    assert_eq!(u16::from_le_bytes([one[8], one[9]]), 5);
+    assert!(one == two, "the weight files with a material table differ");
     std::fs::remove_file(data).ok();
 }
 

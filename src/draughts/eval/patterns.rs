@@ -34,6 +34,17 @@
 //! evaluation of a position and of its mirror agree exactly. A self-turned window's empty
 //! configuration (its own image) has no weight.
 //!
+//! **Material table.** The windows are local: none sees the material as a whole, whose worth
+//! depends on all of it (a man up wins far more often without kings than with a king each). So
+//! a weight file may also hold a table of one weight per **material signature** `(White men,
+//! White kings, Black men, Black kings)`, men clamped to `0..=`[`start_men`] (20 on 10x10, 12
+//! on 8x8), kings to `0..=`[`MATERIAL_KINGS`] (3 meaning 3 or more): entry `side(White) *
+//! sides + side(Black)` with `side = men * 4 + kings` ([`material_of`], four popcounts; 7056
+//! entries on 10x10, 2704 on 8x8). One weight for both phases (the material fixes the phase),
+//! in the windows' units, added to their interpolated sum. Colour symmetry: a signature's
+//! colour-swapped image ([`material_turned`]) has the negated weight, so a signature that is its
+//! own image (equal material) has none. A table that is all zero is not read.
+//!
 //! **Growing windows.** Weights of smaller windows read through larger ones
 //! ([`PatternWeights::lifted`]: each larger window's weight is the sum of the smaller windows it
 //! holds, shared among their holders) evaluate every position as before, so a fit of larger
@@ -47,7 +58,10 @@
 //! each layer's shape and stores one window of each turned pair (the other's weights follow from
 //! the colour symmetry), its zero spans run-length coded when that is smaller, or, for a fit
 //! that started from smaller windows, as its differences from their read-through
-//! ([`ENCODING_READ_THROUGH`]: the smaller windows' weights stored before them).
+//! ([`ENCODING_READ_THROUGH`]: the smaller windows' weights stored before them). Version 5
+//! ([`VERSION`]) is version 4 followed by the material table: a head of its bounds, then the
+//! tied half of its entries in zero spans ([`MATERIAL_HEAD_BYTES`]); weights whose table is all
+//! zero are written as version 4, and a file of version 1 to 4 reads with a zero table.
 
 use crate::draughts::board::Geometry;
 use crate::draughts::eval::weights::Family;
@@ -476,8 +490,122 @@ pub fn phase<G: Geometry>(pieces: u32) -> u32 {
     pieces.min(start_pieces::<G>())
 }
 
+/// Kings a side counts in the material signature at most: [`MATERIAL_KINGS`] stands for that
+/// many or more.
+pub const MATERIAL_KINGS: u32 = 3;
+
+/// Men a side has at the start on the board of `board` dark squares a row (20 on 10x10, 12 on
+/// 8x8): the most men a material signature counts (half of [`start_pieces`]).
+pub const fn start_men(board: u32) -> u32 {
+    (2 * board - 2) * board / 2
+}
+
+/// One side's material in a signature, `men * (MATERIAL_KINGS + 1) + kings`: its men clamped to
+/// `0..=start_men(board)`, its kings to `0..=MATERIAL_KINGS`.
+#[inline(always)]
+pub const fn material_side(board: u32, men: u32, kings: u32) -> usize {
+    let men = if men < start_men(board) {
+        men
+    } else {
+        start_men(board)
+    };
+    let kings = if kings < MATERIAL_KINGS {
+        kings
+    } else {
+        MATERIAL_KINGS
+    };
+    (men * (MATERIAL_KINGS + 1) + kings) as usize
+}
+
+/// The material of one side a signature tells apart on the board of `board` dark squares a row:
+/// 84 on 10x10, 52 on 8x8.
+pub const fn material_sides(board: u32) -> usize {
+    ((start_men(board) + 1) * (MATERIAL_KINGS + 1)) as usize
+}
+
+/// Entries of the material table on the board of `board` dark squares a row: a White side
+/// against a Black side, 7056 on 10x10, 2704 on 8x8.
+pub const fn material_len(board: u32) -> usize {
+    material_sides(board) * material_sides(board)
+}
+
+/// The material table's entry of a position of board `G` with White's pieces `white` and
+/// Black's `black`, of which `kings` are kings: `white side * material_sides + black side`
+/// ([`material_side`]), four popcounts.
+#[inline(always)]
+pub fn material_of<G: Geometry>(white: u64, black: u64, kings: u64) -> usize {
+    let side = |pieces: u64| {
+        material_side(
+            G::W,
+            (pieces & !kings).count_ones(),
+            (pieces & kings).count_ones(),
+        )
+    };
+    side(white) * material_sides(G::W) + side(black)
+}
+
+/// The entry of the colour-swapped signature of entry `i` (Black's material White's and the
+/// other way round): its weight is the negation of entry `i`'s.
+pub const fn material_turned(board: u32, i: usize) -> usize {
+    let sides = material_sides(board);
+    (i % sides) * sides + i / sides
+}
+
+/// A material signature: each side's men and kings (kings [`MATERIAL_KINGS`] meaning that many
+/// or more), as the material table's entries are indexed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    /// White's men.
+    pub white_men: u32,
+    /// White's kings.
+    pub white_kings: u32,
+    /// Black's men.
+    pub black_men: u32,
+    /// Black's kings.
+    pub black_kings: u32,
+}
+
+impl Signature {
+    /// The signature of entry `i` of the material table of the board of `board` dark squares a
+    /// row.
+    pub const fn of_entry(board: u32, i: usize) -> Signature {
+        let sides = material_sides(board);
+        let (w, b) = ((i / sides) as u32, (i % sides) as u32);
+        Signature {
+            white_men: w / (MATERIAL_KINGS + 1),
+            white_kings: w % (MATERIAL_KINGS + 1),
+            black_men: b / (MATERIAL_KINGS + 1),
+            black_kings: b % (MATERIAL_KINGS + 1),
+        }
+    }
+
+    /// Its entry in the material table of the board of `board` dark squares a row (the counts
+    /// clamped as [`material_side`] clamps them).
+    pub const fn entry(self, board: u32) -> usize {
+        material_side(board, self.white_men, self.white_kings) * material_sides(board)
+            + material_side(board, self.black_men, self.black_kings)
+    }
+}
+
+impl fmt::Display for Signature {
+    /// `5m 1k v 6m 1k`: White's men and kings against Black's, `3+k` for three kings or more.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |men: u32, kings: u32| {
+            let more = if kings >= MATERIAL_KINGS { "+" } else { "" };
+            format!("{men}m {kings}{more}k")
+        };
+        write!(
+            f,
+            "{} v {}",
+            side(self.white_men, self.white_kings),
+            side(self.black_men, self.black_kings)
+        )
+    }
+}
+
 /// A family's pattern weights: per layer, window and configuration, `[opening, endgame]` in
-/// 1/[`UNITS`] centi-men from White's view.
+/// 1/[`UNITS`] centi-men from White's view; and the material table, one weight per material
+/// signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternWeights {
     /// The family (as [`family_name`] names it).
@@ -489,16 +617,26 @@ pub struct PatternWeights {
     /// `table[index(layer, window, config) + phase]`: layer after layer, each its windows'
     /// configurations in turn.
     pub table: Vec<i16>,
+    /// `material[entry]` ([`material_of`], [`Signature::entry`]): the weight of a material
+    /// signature, one for both phases; colour-symmetric, `material[material_turned(i)] =
+    /// -material[i]`, so zero where a signature is its own image. [`material_len`] entries;
+    /// all zero in a file of version 1 to 4.
+    pub material: Vec<i16>,
 }
 
 /// The first bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"TIAOPAT\0";
-/// The weight-file format version this build writes: each layer's shape in the header, one
-/// window of each turned pair stored. Versions 1 to 3 (4x4 windows, the whole table) hold
-/// their first 1 to 3 layers, so this build reads every version from 1 (the men's layer
-/// alone, written before the kings' layer) and 2 (men and kings, before the mixed layer) up:
-/// the layers a file lacks read as zero.
-pub const VERSION: u16 = 4;
+/// The newest weight-file format version, which this build writes for weights with a material
+/// table: [`VERSION_SHAPED`]'s layers, then the material table ([`MATERIAL_HEAD_BYTES`]). Weights
+/// whose material table is all zero are written as version 4, byte for byte as the builds
+/// before the table wrote them. Versions 1 to 3 (4x4 windows, the whole table) hold their first
+/// 1 to 3 layers, so this build reads every version from 1 (the men's layer alone, written
+/// before the kings' layer) and 2 (men and kings, before the mixed layer) up: the layers a file
+/// lacks read as zero, and the material table of a file of version 1 to 4 as zero.
+pub const VERSION: u16 = 5;
+/// The format version of each layer's shape in the header and one window of each turned pair
+/// stored, without a material table.
+pub const VERSION_SHAPED: u16 = 4;
 /// The last version of 4x4 windows and whole tables, all [`LAYERS`] layers.
 pub const VERSION_WHOLE: u16 = LAYERS as u16;
 /// The version of the files of the men's layer alone.
@@ -508,6 +646,12 @@ pub const VERSION_MEN_ONLY: u16 = 1;
 pub const HEADER_BYTES: usize = 36;
 /// Bytes of version 4's table head, after the header: each layer's rows, and the encoding.
 pub const SHAPE_BYTES: usize = LAYERS + 1;
+/// Bytes of version 5's material head, after the layers' weights: the most men and the most
+/// kings a side counts ([`start_men`], [`MATERIAL_KINGS`]), one byte each. After it the tied
+/// half of the table: the entries of White side `w` against Black side `b` for `w < b`
+/// ([`material_side`]), `w` then `b` increasing, in zero spans ([`ENCODING_ZERO_RUNS`]); the
+/// other half is their negation, the diagonal (a signature its own image) zero.
+pub const MATERIAL_HEAD_BYTES: usize = 2;
 /// Version 4's encodings of the kept weights: little-endian int16, one after the other ...
 pub const ENCODING_PLAIN: u8 = 0;
 /// ... or in spans: a LEB128 count of zeros, a LEB128 count of weights that are not, those
@@ -531,6 +675,8 @@ pub enum WeightsError {
     Family { expected: String, found: String },
     /// Window count, shape or length that do not fit the family.
     Shape(String),
+    /// A material table (version 5) of another size than the board's, or of the wrong length.
+    Material(String),
     /// The file ends before its table does.
     Truncated,
     /// The data does not match the checksum.
@@ -554,6 +700,7 @@ impl fmt::Display for WeightsError {
                 )
             }
             WeightsError::Shape(s) => write!(f, "pattern weights of the wrong shape: {s}"),
+            WeightsError::Material(s) => write!(f, "pattern weights' material table: {s}"),
             WeightsError::Truncated => {
                 write!(
                     f,
@@ -617,33 +764,95 @@ fn zero_runs(values: &[i16]) -> Vec<u8> {
 
 /// The `n` values of `bytes` in zero spans; every byte must be used.
 fn from_zero_runs(bytes: &[u8], n: usize) -> Result<Vec<i16>, WeightsError> {
-    let mut out = Vec::with_capacity(n);
     let mut at = 0;
+    let out = read_zero_runs(bytes, &mut at, n)?;
+    all_read(bytes, at)?;
+    Ok(out)
+}
+
+/// The `n` values in zero spans at `*at` of `bytes`, moving past them.
+fn read_zero_runs(bytes: &[u8], at: &mut usize, n: usize) -> Result<Vec<i16>, WeightsError> {
+    let mut out = Vec::with_capacity(n);
     while out.len() < n {
-        let zeros = read_varint(bytes, &mut at)?;
-        let rest = read_varint(bytes, &mut at)?;
+        let zeros = read_varint(bytes, at)?;
+        let rest = read_varint(bytes, at)?;
         if zeros.saturating_add(rest) > n - out.len() {
             return Err(WeightsError::Shape(format!(
                 "zero spans of more than the table's {n} weights"
             )));
         }
         out.resize(out.len() + zeros, 0);
-        let end = at + 2 * rest;
-        let literal = bytes.get(at..end).ok_or(WeightsError::Truncated)?;
+        let end = at.saturating_add(2 * rest);
+        let literal = bytes.get(*at..end).ok_or(WeightsError::Truncated)?;
         out.extend(
             literal
                 .chunks_exact(2)
                 .map(|c| i16::from_le_bytes([c[0], c[1]])),
         );
-        at = end;
-    }
-    if at != bytes.len() {
-        return Err(WeightsError::Shape(format!(
-            "{} bytes past the table",
-            bytes.len() - at
-        )));
+        *at = end;
     }
     Ok(out)
+}
+
+/// Whether `bytes` end at `at`: the bytes past a table are refused.
+fn all_read(bytes: &[u8], at: usize) -> Result<(), WeightsError> {
+    if at == bytes.len() {
+        Ok(())
+    } else {
+        Err(WeightsError::Shape(format!(
+            "{} bytes past the table",
+            bytes.len() - at
+        )))
+    }
+}
+
+/// The entries of the material table's tied half on the board of `board` dark squares a row
+/// ([`MATERIAL_HEAD_BYTES`]): White side `w` against Black side `b` for `w < b`, in order.
+fn material_kept(board: u32) -> impl Iterator<Item = usize> {
+    let sides = material_sides(board);
+    (0..sides).flat_map(move |w| (w + 1..sides).map(move |b| w * sides + b))
+}
+
+/// The material table of `board` whose tied half ([`material_kept`]) is `kept`: the other half
+/// their negation, the diagonal zero.
+fn material_from_kept(board: u32, kept: &[i16]) -> Vec<i16> {
+    let mut out = vec![0; material_len(board)];
+    for (i, &v) in material_kept(board).zip(kept) {
+        out[i] = v;
+        out[material_turned(board, i)] = v.saturating_neg();
+    }
+    out
+}
+
+/// The material part of a version-5 file (after the layers' weights): its head, then the tied
+/// half in zero spans ([`MATERIAL_HEAD_BYTES`]).
+fn material_bytes(board: u32, material: &[i16]) -> Vec<u8> {
+    let kept: Vec<i16> = material_kept(board).map(|i| material[i]).collect();
+    let mut out = vec![start_men(board) as u8, MATERIAL_KINGS as u8];
+    out.extend_from_slice(&zero_runs(&kept));
+    out
+}
+
+/// The material table of a version-5 file's material part `bytes` (the rest of the file after
+/// the layers' weights), for the board of `board` dark squares a row.
+fn parse_material(bytes: &[u8], board: u32) -> Result<Vec<i16>, WeightsError> {
+    let head = bytes
+        .get(..MATERIAL_HEAD_BYTES)
+        .ok_or(WeightsError::Truncated)?;
+    let (men, kings) = (start_men(board), MATERIAL_KINGS);
+    if head != [men as u8, kings as u8] {
+        return Err(WeightsError::Material(format!(
+            "signatures of 0 to {} men and 0 to {} kings a side, where this board's count 0 to \
+             {men} men and 0 to {kings} kings",
+            head[0], head[1]
+        )));
+    }
+    let n = material_kept(board).count();
+    let kept = from_zero_runs(&bytes[MATERIAL_HEAD_BYTES..], n).map_err(|e| match e {
+        WeightsError::Shape(s) => WeightsError::Material(s),
+        e => e,
+    })?;
+    Ok(material_from_kept(board, &kept))
 }
 
 /// The layers' shapes of a version-4 file's `rows` (one byte a layer).
@@ -698,6 +907,7 @@ impl PatternWeights {
             board,
             shapes,
             table: vec![0; len],
+            material: vec![0; material_len(board)],
         }
     }
 
@@ -722,6 +932,11 @@ impl PatternWeights {
         let start = self.index(layer, 0, 0);
         let end = self.index(layer + 1, 0, 0);
         self.table[start..end].iter().any(|&v| v != 0)
+    }
+
+    /// Whether some weight of the material table is not zero (a file of them is of version 5).
+    pub fn uses_material(&self) -> bool {
+        self.material.iter().any(|&v| v != 0)
     }
 
     /// The weights a version-4 file keeps: for each layer, its kept windows' ([`Windows::kept`])
@@ -771,9 +986,11 @@ impl PatternWeights {
     /// so that the evaluation is the same (to within a rounding of half a unit a window).
     /// Every smaller window lies in one larger one at least (same files, rows within), and the
     /// sums are taken in integers and rounded half away from zero, so colour-symmetric weights
-    /// stay exactly symmetric. A layer whose shape is unchanged is copied.
+    /// stay exactly symmetric. A layer whose shape is unchanged is copied, and so is the material
+    /// table.
     pub fn lifted(&self, shapes: Shapes) -> Result<PatternWeights, WeightsError> {
         let mut out = PatternWeights::zero(&self.family, self.board, shapes);
+        out.material.clone_from(&self.material);
         for layer in 0..LAYERS {
             let (small, large) = (self.shapes[layer], shapes[layer]);
             if large.rows() < small.rows() {
@@ -831,7 +1048,8 @@ impl PatternWeights {
     /// Whether the table is colour-symmetric: every partner window's weights are the negated
     /// weights of the turned configurations, and a self-turned window's configuration that is
     /// its own image has no weight (what the trainer's tying gives, and what a version-4 file
-    /// can hold).
+    /// can hold); and the material table's entry of a signature is the negated entry of its
+    /// colour-swapped one.
     pub fn is_symmetric(&self) -> bool {
         (0..LAYERS).all(|layer| {
             let win = self.windows(layer);
@@ -850,16 +1068,20 @@ impl PatternWeights {
                 });
                 symmetric
             })
+        }) && (0..self.material.len()).all(|i| {
+            self.material[i] == self.material[material_turned(self.board, i)].saturating_neg()
         })
     }
 
-    /// The file form (format [`VERSION`]): header, shapes, and the kept windows' weights in the
-    /// smaller encoding. The table must be colour-symmetric ([`PatternWeights::is_symmetric`]):
-    /// a partner window's weights are not written.
+    /// The file form (format [`VERSION_SHAPED`], or [`VERSION`] when the material table is not
+    /// all zero): header, shapes, and the kept windows' weights in the smaller encoding, then the
+    /// material table's tied half if it is written. The weights must be colour-symmetric
+    /// ([`PatternWeights::is_symmetric`]): a partner window's weights, and the material table's
+    /// other half, are not written.
     pub fn to_bytes(&self) -> Vec<u8> {
         debug_assert!(
             self.is_symmetric(),
-            "a version-4 file holds symmetric weights"
+            "a version-4 or 5 file holds symmetric weights"
         );
         self.file_of(&self.plain_body(&self.kept_values()))
     }
@@ -931,16 +1153,26 @@ impl PatternWeights {
         bytes.get(HEADER_BYTES + LAYERS) == Some(&ENCODING_READ_THROUGH)
     }
 
-    /// A version-4 file of `body` (shapes, encoding, weights): the header before it.
-    fn file_of(&self, body: &[u8]) -> Vec<u8> {
+    /// The file of `layers` (shapes, encoding, the layers' weights): the header before it, and
+    /// after it the material table if it is not all zero (then the file is of version 5, else of
+    /// version 4).
+    fn file_of(&self, layers: &[u8]) -> Vec<u8> {
         let windows: usize = self
             .shapes
             .iter()
             .map(|&s| window_count(self.board, s))
             .sum();
+        let (version, body) = if self.uses_material() {
+            let mut body = layers.to_vec();
+            body.extend_from_slice(&material_bytes(self.board, &self.material));
+            (VERSION, std::borrow::Cow::Owned(body))
+        } else {
+            (VERSION_SHAPED, std::borrow::Cow::Borrowed(layers))
+        };
+        let body = body.as_ref();
         let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(windows as u16).to_le_bytes());
         let mut name = [0u8; 16];
         let n = self.family.len().min(16);
@@ -984,8 +1216,8 @@ impl PatternWeights {
         }
         let sum = u64::from_le_bytes(bytes[28..36].try_into().expect("8 bytes"));
         let body = &bytes[HEADER_BYTES..];
-        let out = if version == VERSION {
-            Self::parse_shaped(body, &found, board, found_windows)?
+        let out = if version >= VERSION_SHAPED {
+            Self::parse_shaped(body, &found, board, found_windows, version == VERSION)?
         } else {
             let whole = Self::parse_whole(body, &found, board, found_windows, version as usize)?;
             (whole, None)
@@ -1025,12 +1257,14 @@ impl PatternWeights {
     }
 
     /// The table of a version-4 file: shapes, encoding, the kept windows' weights; and the
-    /// smaller windows it is read through, if it is.
+    /// smaller windows it is read through, if it is. With `material` (a version-5 file) the
+    /// material table follows the layers' weights.
     fn parse_shaped(
         body: &[u8],
         family: &str,
         board: u32,
         found_windows: usize,
+        material: bool,
     ) -> Result<(PatternWeights, Option<PatternWeights>), WeightsError> {
         let head = body.get(..SHAPE_BYTES).ok_or(WeightsError::Truncated)?;
         let shapes = shapes_of(&head[..LAYERS])?;
@@ -1044,25 +1278,21 @@ impl PatternWeights {
         let n = kept_len(board, &shapes);
         let data = &body[SHAPE_BYTES..];
         let mut base = None;
+        // Where the layers' weights end in `data`.
+        let mut at = 0;
         let kept = match head[LAYERS] {
             ENCODING_PLAIN => {
-                if data.len() < 2 * n {
-                    return Err(WeightsError::Truncated);
-                }
-                if data.len() > 2 * n {
-                    return Err(WeightsError::Shape(format!(
-                        "{} bytes past the table",
-                        data.len() - 2 * n
-                    )));
-                }
-                data.chunks_exact(2)
+                at = 2 * n;
+                data.get(..at)
+                    .ok_or(WeightsError::Truncated)?
+                    .chunks_exact(2)
                     .map(|c| i16::from_le_bytes([c[0], c[1]]))
                     .collect()
             }
-            ENCODING_ZERO_RUNS => from_zero_runs(data, n)?,
+            ENCODING_ZERO_RUNS => read_zero_runs(data, &mut at, n)?,
             ENCODING_READ_THROUGH => {
                 let base_shapes = shapes_of(data.get(..LAYERS).ok_or(WeightsError::Truncated)?)?;
-                let mut at = LAYERS;
+                at = LAYERS;
                 let len = read_varint(data, &mut at)?;
                 let end = at
                     .checked_add(len)
@@ -1071,7 +1301,8 @@ impl PatternWeights {
                 let base_kept = from_zero_runs(&data[at..end], kept_len(board, &base_shapes))?;
                 let (smaller, through) =
                     read_through(family, board, base_shapes, &base_kept, shapes)?;
-                let diff = from_zero_runs(&data[end..], n)?;
+                at = end;
+                let diff = read_zero_runs(data, &mut at, n)?;
                 base = Some(smaller);
                 through
                     .iter()
@@ -1086,17 +1317,21 @@ impl PatternWeights {
                 )));
             }
         };
-        Ok((
-            PatternWeights::from_kept(family, board, shapes, &kept),
-            base,
-        ))
+        let mut out = PatternWeights::from_kept(family, board, shapes, &kept);
+        if material {
+            out.material = parse_material(&data[at..], board)?;
+        } else {
+            all_read(data, at)?;
+        }
+        Ok((out, base))
     }
 }
 
 /// A family's weights as the engine reads them: per layer, one table per pair of partner
 /// windows (the partner's weight is the negated weight of its turned configuration, which the
 /// trainer's tying guarantees) and one per self-turned window, so half the memory of the file's
-/// table; each layer with its shape, read once when the weights are loaded.
+/// table; each layer with its shape, read once when the weights are loaded; and the material
+/// table, whole (14 KB on 10x10), or nothing when it is all zero.
 #[derive(Clone, Debug)]
 pub struct EnginePatterns {
     /// Layer after layer, from `start[layer]`: `table[start + slot * configs + config]` is
@@ -1108,6 +1343,8 @@ pub struct EnginePatterns {
     shapes: Shapes,
     /// Whether each layer has a weight that is not zero.
     used: [bool; LAYERS],
+    /// The material table ([`PatternWeights::material`]), empty when it is all zero.
+    material: Box<[i16]>,
 }
 
 impl EnginePatterns {
@@ -1124,17 +1361,29 @@ impl EnginePatterns {
                 table.extend(weights.chunks_exact(PHASES).map(|p| [p[0], p[1]]));
             }
         }
+        let material = if w.uses_material() {
+            w.material.clone().into_boxed_slice()
+        } else {
+            Box::default()
+        };
+        assert!(material.is_empty() || material.len() == material_len(G::W));
         EnginePatterns {
             table,
             start,
             shapes: w.shapes,
             used: std::array::from_fn(|layer| w.uses(layer)),
+            material,
         }
     }
 
     /// Each layer's window shape.
     pub fn shapes(&self) -> Shapes {
         self.shapes
+    }
+
+    /// Whether the material table is read (it is not all zero).
+    pub fn uses_material(&self) -> bool {
+        !self.material.is_empty()
     }
 
     /// The sums `(opening, endgame)` of one layer's windows for that layer's White and Black
@@ -1180,7 +1429,9 @@ impl EnginePatterns {
     }
 
     /// The pattern score from White's view, in 1/[`UNITS`] centi-men, of White's pieces
-    /// `white` and Black's `black` of which `kings` are kings.
+    /// `white` and Black's `black` of which `kings` are kings: the windows' weights interpolated
+    /// by the phase, plus the material table's entry of the position's signature (skipped when
+    /// the table is all zero).
     #[inline(always)]
     pub fn score<G: Geometry>(&self, white: u64, black: u64, kings: u64) -> i32 {
         let pieces = layer_pieces(white, black, kings);
@@ -1198,7 +1449,12 @@ impl EnginePatterns {
         }
         let total = start_pieces::<G>() as i32;
         let p = phase::<G>((white | black).count_ones()) as i32;
-        (open * p + end * (total - p)) / total
+        let windows = (open * p + end * (total - p)) / total;
+        if self.material.is_empty() {
+            windows
+        } else {
+            windows + self.material[material_of::<G>(white, black, kings)] as i32
+        }
     }
 }
 
@@ -1240,8 +1496,13 @@ pub fn describe<R: Rules>() -> String {
     let family = family_name::<R>();
     let shapes = embedded::<R>().shapes();
     let windows: usize = shapes.iter().map(|&s| window_count(R::Board::W, s)).sum();
+    let material = if embedded::<R>().uses_material() {
+        ", material table"
+    } else {
+        ""
+    };
     format!(
-        "hand-made terms + patterns {} ({windows} windows: {})",
+        "hand-made terms + patterns {} ({windows} windows: {}{material})",
         identity(family),
         shapes_name(&shapes)
     )
@@ -1559,7 +1820,8 @@ mod tests {
         for (family, board) in [("international", Board10::W), ("english", Board8::W)] {
             let w = random_weights(family, board, shapes, 7, 4);
             let bytes = w.to_bytes();
-            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION);
+            // No material table: version 4.
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION_SHAPED);
             assert_eq!(bytes[HEADER_BYTES..HEADER_BYTES + LAYERS], [5, 4, 4]);
             assert_eq!(PatternWeights::parse(&bytes, family, board), Ok(w));
         }
@@ -1786,5 +2048,227 @@ mod tests {
         assert_eq!(russian.table.len(), size(russian.shapes(), 4));
         let english = embedded::<English>();
         assert_eq!(english.table.len(), size(english.shapes(), 4));
+    }
+
+    /// `w` with a random colour-symmetric material table: one tied pair in `sparseness` (about)
+    /// with a weight.
+    fn with_material(mut w: PatternWeights, seed: u64, sparseness: usize) -> PatternWeights {
+        let mut rng = Rng::new(seed);
+        let kept: Vec<i16> = material_kept(w.board)
+            .map(|_| match rng.below(sparseness) {
+                0 => rng.below(3000) as i16 - 1500,
+                _ => 0,
+            })
+            .collect();
+        w.material = material_from_kept(w.board, &kept);
+        assert!(w.uses_material() && w.is_symmetric());
+        w
+    }
+
+    #[test]
+    fn material_signatures_index_the_table_and_turn_back() {
+        for (board, men, sides, len) in [(Board10::W, 20, 84, 7056), (Board8::W, 12, 52, 2704)] {
+            assert_eq!(start_men(board), men);
+            assert_eq!(material_sides(board), sides);
+            assert_eq!(material_len(board), len);
+            for i in 0..len {
+                let sig = Signature::of_entry(board, i);
+                assert_eq!(sig.entry(board), i);
+                let t = material_turned(board, i);
+                assert_eq!(material_turned(board, t), i);
+                let swapped = Signature {
+                    white_men: sig.black_men,
+                    white_kings: sig.black_kings,
+                    black_men: sig.white_men,
+                    black_kings: sig.white_kings,
+                };
+                assert_eq!(Signature::of_entry(board, t), swapped);
+                assert_eq!(t == i, sig == swapped);
+            }
+            // The tied half: one entry of each pair whose entries differ.
+            assert_eq!(material_kept(board).count(), (len - sides) / 2);
+        }
+        assert_eq!(2 * start_men(Board10::W), start_pieces::<Board10>());
+        assert_eq!(2 * start_men(Board8::W), start_pieces::<Board8>());
+        // From bitboards: men and kings counted apart, kings past 3 and men past the start's
+        // clamped.
+        let bits = |n: u32, from: u32| ((1u64 << n) - 1) << from;
+        let (white, black) = (bits(14, 0), bits(6, 20));
+        let kings = bits(5, 0) | bits(2, 20);
+        let sig = Signature::of_entry(Board8::W, material_of::<Board8>(white, black, kings));
+        assert_eq!(
+            sig,
+            Signature {
+                white_men: 9,
+                white_kings: 3,
+                black_men: 4,
+                black_kings: 2
+            }
+        );
+        assert_eq!(sig.to_string(), "9m 3+k v 4m 2k");
+        let many = Signature::of_entry(Board8::W, material_of::<Board8>(bits(14, 0), 0, 0));
+        assert_eq!((many.white_men, many.black_men), (12, 0));
+    }
+
+    #[test]
+    fn material_files_round_trip_and_refuse_damage() {
+        let small = [Shape::Rows4, Shape::Rows4, Shape::Rows4];
+        for (family, board) in [("international", Board10::W), ("flying-8x8", Board8::W)] {
+            let mut w = with_material(random_weights(family, board, small, 31, 4), 32, 5);
+            // The last kept entry has a weight, so the file ends with it.
+            let end = material_kept(board).last().unwrap();
+            w.material[end] = 1234;
+            w.material[material_turned(board, end)] = -1234;
+            let bytes = w.to_bytes();
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION);
+            let back = PatternWeights::parse(&bytes, family, board).unwrap();
+            assert_eq!(back, w);
+            // The same windows without the table: version 4, the table's bytes fewer.
+            let mut plain = w.clone();
+            plain.material.fill(0);
+            let four = plain.to_bytes();
+            assert_eq!(u16::from_le_bytes([four[8], four[9]]), VERSION_SHAPED);
+            assert_eq!(
+                bytes.len() - four.len(),
+                material_bytes(board, &w.material).len()
+            );
+            assert_eq!(bytes[..8], four[..8]);
+            assert_eq!(bytes[HEADER_BYTES..four.len()], four[HEADER_BYTES..]);
+            // Read as another family, or with another board: refused.
+            assert!(matches!(
+                PatternWeights::parse(&bytes, "english", board),
+                Err(WeightsError::Family { .. })
+            ));
+            // Cut anywhere, in the table or its head: refused, never a panic; cut inside the
+            // material table, as cut short.
+            for cut in 1..=30 {
+                let e = PatternWeights::parse(&bytes[..bytes.len() - cut], family, board);
+                assert_eq!(e, Err(WeightsError::Truncated), "cut {cut}");
+            }
+            // One byte more.
+            let mut long = bytes.clone();
+            long.push(0);
+            let e = PatternWeights::parse(&long, family, board).unwrap_err();
+            assert_eq!(e, WeightsError::Material("1 bytes past the table".into()));
+            assert!(e.to_string().contains("material table"), "{e}");
+            // A weight of the table changed (the last, 1234): the checksum.
+            let mut bad = bytes.clone();
+            let last = bad.len() - 1;
+            assert_eq!(bad[last - 1..], 1234i16.to_le_bytes());
+            bad[last] ^= 0x40;
+            assert_eq!(
+                PatternWeights::parse(&bad, family, board),
+                Err(WeightsError::Checksum)
+            );
+            // A table of another size (another board's men, or more kings).
+            let at = four.len();
+            for (men, kings) in [
+                (20 + 12 - start_men(board) as u8, 3),
+                (start_men(board) as u8, 4),
+            ] {
+                let mut other = bytes.clone();
+                other[at] = men;
+                other[at + 1] = kings;
+                let e = PatternWeights::parse(&other, family, board).unwrap_err();
+                assert!(
+                    e.to_string().contains(&format!(
+                        "material table: signatures of 0 to {men} men and 0 to {kings} kings"
+                    )),
+                    "{e}"
+                );
+            }
+            // Zero spans past the table's length.
+            let mut spans = four.clone();
+            spans[8..10].copy_from_slice(&VERSION.to_le_bytes());
+            spans.extend_from_slice(&[start_men(board) as u8, MATERIAL_KINGS as u8]);
+            push_varint(&mut spans, material_len(board));
+            push_varint(&mut spans, 0);
+            let e = PatternWeights::parse(&spans, family, board).unwrap_err();
+            assert!(
+                e.to_string().contains("material table: zero spans of more"),
+                "{e}"
+            );
+            // A version-4 header on a version-5 body, and the other way round.
+            let mut as_four = bytes.clone();
+            as_four[8..10].copy_from_slice(&VERSION_SHAPED.to_le_bytes());
+            assert!(matches!(
+                PatternWeights::parse(&as_four, family, board),
+                Err(WeightsError::Shape(_))
+            ));
+            let mut as_five = four.clone();
+            as_five[8..10].copy_from_slice(&VERSION.to_le_bytes());
+            assert_eq!(
+                PatternWeights::parse(&as_five, family, board),
+                Err(WeightsError::Truncated)
+            );
+        }
+        // Read through smaller windows, with the table after the differences.
+        let large = [Shape::Rows5, Shape::Rows4, Shape::Rows4];
+        let base = random_weights("flying-8x8", Board8::W, small, 33, 1);
+        let fit = with_material(base.lifted(large).unwrap(), 34, 3);
+        let bytes = fit.to_bytes_over(&base).unwrap();
+        assert!(PatternWeights::is_read_through(&bytes));
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION);
+        let (back, through) = PatternWeights::parse_with_base(&bytes, "flying-8x8", 4).unwrap();
+        assert_eq!(back, fit);
+        assert_eq!(through, Some(base));
+        assert_eq!(
+            PatternWeights::parse(&bytes[..bytes.len() - 3], "flying-8x8", 4),
+            Err(WeightsError::Truncated)
+        );
+        // Larger windows read through smaller ones keep the table.
+        assert_eq!(
+            fit.lifted([Shape::Rows6; LAYERS]).unwrap().material,
+            fit.material
+        );
+    }
+
+    #[test]
+    fn version_4_files_read_with_a_zero_material_table_and_evaluate_as_before() {
+        let mut rng = Rng::new(8);
+        for (family, board) in [
+            ("international", Board10::W),
+            ("flying-8x8", Board8::W),
+            ("english", Board8::W),
+        ] {
+            let bytes = embedded_file(family).unwrap();
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION_SHAPED);
+            let w = PatternWeights::parse(bytes, family, board).unwrap();
+            assert_eq!(w.material, vec![0; material_len(board)]);
+            assert!(!w.uses_material());
+            // Written again: the same version-4 file.
+            if !PatternWeights::is_read_through(bytes) {
+                assert_eq!(w.to_bytes(), bytes, "{family}");
+            }
+            // Its table on 8x8 boards: the windows' score, the table not read; with a table,
+            // exactly the table's entry more.
+            if board != Board8::W {
+                continue;
+            }
+            let before = EnginePatterns::new::<Board8>(&w);
+            assert!(!before.uses_material());
+            let with = with_material(w.clone(), 9, 1);
+            let after = EnginePatterns::new::<Board8>(&with);
+            assert!(after.uses_material());
+            for _ in 0..2000 {
+                let (mut white, mut black, mut kings) = (0u64, 0u64, 0u64);
+                for bit in crate::game::bits::Bits(Board8::ALL) {
+                    match rng.below(4) {
+                        0 => white |= 1 << bit,
+                        1 => black |= 1 << bit,
+                        _ => {}
+                    }
+                    if rng.below(6) == 0 {
+                        kings |= 1 << bit;
+                    }
+                }
+                kings &= white | black;
+                let entry = material_of::<Board8>(white, black, kings);
+                assert_eq!(
+                    after.score::<Board8>(white, black, kings),
+                    before.score::<Board8>(white, black, kings) + with.material[entry] as i32
+                );
+            }
+        }
     }
 }
