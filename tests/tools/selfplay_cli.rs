@@ -95,16 +95,15 @@ fn patterns_train_from_selfplay_data() {
     let (_, err, ok) = selfplay(&set, "16", &[]);
     assert!(ok, "{err}");
     let weights = temp("english.tpw");
+    // A short fit: two epochs of small batches, every fourth game held out.
+    const QUICK: [&str; 6] = ["--epochs", "2", "--batch", "256", "--holdout", "4"];
     let tune = |variant: &str, extra: &[&str]| {
         let mut args = vec!["tune", "-v", variant, "--data", set.to_str().unwrap()];
         args.extend_from_slice(&["--out", weights.to_str().unwrap()]);
         args.extend_from_slice(extra);
         tiao(&args)
     };
-    let (out, err, ok) = tune(
-        "english",
-        &["--epochs", "2", "--batch", "256", "--holdout", "4"],
-    );
+    let (out, err, ok) = tune("english", &QUICK);
     assert!(ok, "{err}");
     assert!(out.contains("epoch   2: fit loss"), "{out}");
     let w = PatternWeights::parse(&std::fs::read(&weights).unwrap(), "english", Board8::W).unwrap();
@@ -116,19 +115,7 @@ fn patterns_train_from_selfplay_data() {
     std::fs::copy(&weights, &four).unwrap();
     // A 4x5 men's layer: the file says so, reads back, and the engine's table made from it
     // scores positions of the data; a warm start needs the same shapes or larger ones.
-    let (out, err, ok) = tune(
-        "english",
-        &[
-            "--epochs",
-            "2",
-            "--batch",
-            "256",
-            "--holdout",
-            "4",
-            "--shape",
-            "men=4x5",
-        ],
-    );
+    let (out, err, ok) = tune("english", &[&QUICK[..], &["--shape", "men=4x5"]].concat());
     assert!(ok, "{err}");
     assert!(out.contains("men 4x5, kings 4x4, mixed 4x4"), "{out}");
     let w = PatternWeights::parse(&std::fs::read(&weights).unwrap(), "english", Board8::W).unwrap();
@@ -194,18 +181,7 @@ fn patterns_train_from_selfplay_data() {
     );
     // With --material: a version-5 file whose material table is not all zero and
     // colour-symmetric, which the engine reads; the log names the largest entries.
-    let (out, err, ok) = tune(
-        "english",
-        &[
-            "--epochs",
-            "2",
-            "--batch",
-            "256",
-            "--holdout",
-            "4",
-            "--material",
-        ],
-    );
+    let (out, err, ok) = tune("english", &[&QUICK[..], &["--material"]].concat());
     assert!(ok, "{err}");
     assert!(out.contains("material table: "), "{out}");
     assert!(out.contains("mixed 4x4, material table;"), "{out}");

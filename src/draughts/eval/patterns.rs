@@ -1679,18 +1679,7 @@ mod tests {
         let bound = (9 + 12) / 2 + 1;
         let mut rng = Rng::new(3);
         for _ in 0..2000 {
-            let (mut white, mut black, mut kings) = (0u64, 0u64, 0u64);
-            for bit in crate::game::bits::Bits(Board8::ALL) {
-                match rng.below(5) {
-                    0 => white |= 1 << bit,
-                    1 => black |= 1 << bit,
-                    _ => {}
-                }
-                if rng.below(4) == 0 {
-                    kings |= 1 << bit;
-                }
-            }
-            kings &= white | black;
+            let (white, black, kings) = random_pieces(&mut rng, 5, 4);
             let (x, y) = (
                 before.score::<Board8>(white, black, kings),
                 after.score::<Board8>(white, black, kings),
@@ -2050,6 +2039,22 @@ mod tests {
         assert_eq!(english.table.len(), size(english.shapes(), 4));
     }
 
+    /// Random pieces on the 8x8 board: each square White's with chance 1/`spread`, Black's
+    /// with the same, and a piece a king with chance 1/`king_in`.
+    fn random_pieces(rng: &mut Rng, spread: usize, king_in: usize) -> (u64, u64, u64) {
+        let (mut white, mut black, mut kings) = (0u64, 0u64, 0u64);
+        for bit in crate::game::bits::Bits(Board8::ALL) {
+            match rng.below(spread) {
+                0 => white |= 1 << bit,
+                1 => black |= 1 << bit,
+                _ => {}
+            }
+            if rng.below(king_in) == 0 {
+                kings |= 1 << bit;
+            }
+        }
+        (white, black, kings & (white | black))
+    }
     /// `w` with a random colour-symmetric material table: one tied pair in `sparseness` (about)
     /// with a weight.
     fn with_material(mut w: PatternWeights, seed: u64, sparseness: usize) -> PatternWeights {
@@ -2251,18 +2256,7 @@ mod tests {
             let after = EnginePatterns::new::<Board8>(&with);
             assert!(after.uses_material());
             for _ in 0..2000 {
-                let (mut white, mut black, mut kings) = (0u64, 0u64, 0u64);
-                for bit in crate::game::bits::Bits(Board8::ALL) {
-                    match rng.below(4) {
-                        0 => white |= 1 << bit,
-                        1 => black |= 1 << bit,
-                        _ => {}
-                    }
-                    if rng.below(6) == 0 {
-                        kings |= 1 << bit;
-                    }
-                }
-                kings &= white | black;
+                let (white, black, kings) = random_pieces(&mut rng, 4, 6);
                 let entry = material_of::<Board8>(white, black, kings);
                 assert_eq!(
                     after.score::<Board8>(white, black, kings),
