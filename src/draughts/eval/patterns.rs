@@ -1162,14 +1162,13 @@ impl PatternWeights {
             .iter()
             .map(|&s| window_count(self.board, s))
             .sum();
-        let (version, body) = if self.uses_material() {
-            let mut body = layers.to_vec();
+        let mut body = layers.to_vec();
+        let version = if self.uses_material() {
             body.extend_from_slice(&material_bytes(self.board, &self.material));
-            (VERSION, std::borrow::Cow::Owned(body))
+            VERSION
         } else {
-            (VERSION_SHAPED, std::borrow::Cow::Borrowed(layers))
+            VERSION_SHAPED
         };
-        let body = body.as_ref();
         let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
@@ -1178,8 +1177,8 @@ impl PatternWeights {
         let n = self.family.len().min(16);
         name[..n].copy_from_slice(&self.family.as_bytes()[..n]);
         out.extend_from_slice(&name);
-        out.extend_from_slice(&fnv1a(body).to_le_bytes());
-        out.extend_from_slice(body);
+        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&body);
         out
     }
 
