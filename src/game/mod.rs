@@ -49,6 +49,10 @@ pub trait Game: Copy + Clone + Debug + Send + Sync + 'static {
     /// often what builds a mill (see `docs/strength.md`).
     const LATE_MOVE_PRUNING: bool = true;
 
+    /// Whether the search may extend a singular hash move (`Params::singular`). Measured in
+    /// draughts (`docs/strength.md`); not in Morris, which keeps it off until a match decides.
+    const SINGULAR_EXTENSIONS: bool = true;
+
     /// Whether one position's legal moves can mix noisy and quiet moves. Draughts: no (when a
     /// capture exists only captures are legal), so a node whose first move is quiet has only
     /// quiet moves, and the search stops its move loop at the late-move-pruning limit.

@@ -6,7 +6,9 @@
 //! evaluation, both before the table probe: the parent prefetched the entry, and this is the
 //! independent work that hides its latency. Then the probe (cutoffs at non-PV nodes; the hash
 //! move's child is made and its entry prefetched at once), reverse futility pruning, ProbCut (the
-//! node searched again at a fraction of the depth, above beta by a margin), and the ordered moves
+//! node searched again at a fraction of the depth, above beta by a margin), the singular test
+//! (switch `singular`: the node searched again without its hash move, which is extended a ply
+//! when every other move fails below the entry's score by a margin), and the ordered moves
 //! (none to order for a single legal move; the hash move first, without a scan) with late move
 //! pruning, late move reductions and PV re-searches; the forced-move extension, and the table
 //! store. At depth 0 the quiescence search takes over.
@@ -163,6 +165,11 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     partial: Option<Iteration<G::Move>>,
     /// Static evaluations by key ([`Worker::evaluate`]); empty when `eval-cache` is off.
     eval_cache: Vec<u64>,
+    /// The move each ply's node leaves out ([`NO_MOVE`]: none), set while a singular test
+    /// searches that node without its hash move.
+    excluded: Vec<u16>,
+    /// The current iteration's depth (singular extensions stop at twice it).
+    root_depth: i32,
 }
 
 /// Most entries of an evaluation cache, as a power of two (256 MiB a thread).
@@ -241,6 +248,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             } else {
                 Vec::new()
             },
+            excluded: vec![NO_MOVE; MAX_PLY + 2],
+            root_depth: 0,
         }
     }
 
@@ -497,6 +506,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return loss_in(ply);
         }
         let quiet_node = !pos.is_noisy(&self.lists[ply][0]);
+        // A singular test of this node: the same node without its hash move, which must neither
+        // cut on nor overwrite the node's own entry, nor prune as the whole node would.
+        let excluded = self.excluded[ply];
+        let excluding = excluded != NO_MOVE;
         let new_depth = if n == 1 && p.forced_extension {
             depth
         } else {
@@ -506,6 +519,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         // Reverse futility pruning's evaluation is computed before the probe, though a table
         // cutoff may make it useless: it is more independent work while the entry arrives.
         let rfp_node = p.rfp
+            && !excluding
             && !pv_node
             && ply > 0
             && depth <= p.rfp_max_depth
@@ -516,9 +530,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let key = pos.key();
         let tt = self.shared.tt;
         let mut tt_move = NO_MOVE;
+        let mut tt_entry = None;
         if let Some(e) = tt.probe(key) {
             tt_move = e.move_index;
-            if p.tt_cutoffs && !pv_node && e.depth as i32 >= depth {
+            tt_entry = Some(e);
+            if p.tt_cutoffs && !pv_node && !excluding && e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -551,6 +567,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         // (or returns before touching it), so the list and the hash move's child stay valid.
         if p.probcut
             && !pv_node
+            && !excluding
             && ply > 0
             && n > 1
             && depth >= p.probcut_min_depth
@@ -567,6 +584,41 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 if s >= pc_beta {
                     // A win proven by the shallow search keeps its distance.
                     return if is_decisive(s) { s } else { s - margin };
+                }
+            }
+        }
+
+        // Singular extension: the node searched without its hash move, at half the depth and a
+        // null window below the entry's score. Like ProbCut's, this search of the same node at
+        // the same ply regenerates the ply's list identically and leaves the hash child valid.
+        let mut extension = 0;
+        if let Some(e) = tt_entry.filter(|e| {
+            G::SINGULAR_EXTENSIONS
+                && p.singular
+                && !excluding
+                && ply > 0
+                && has_hash_move
+                && n > 1
+                && depth >= p.singular_min_depth
+                && (ply as i32) < 2 * self.root_depth
+                && e.bound != Bound::Upper
+                && e.depth as i32 >= depth - p.singular_tt_depth
+        }) {
+            let tt_score = from_tt(e.score as i32, ply);
+            let s_beta = tt_score - p.singular_margin * depth;
+            if !is_decisive(tt_score) && !is_decisive(s_beta) {
+                self.excluded[ply] = tt_move;
+                let s = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, false);
+                self.excluded[ply] = NO_MOVE;
+                if self.aborted {
+                    return 0;
+                }
+                if s < s_beta {
+                    extension = 1;
+                } else if !pv_node && s_beta >= beta {
+                    // Another move reaches beta less the margin at half the depth, and so does
+                    // the hash move by its entry: the node cuts.
+                    return s_beta;
                 }
             }
         }
@@ -619,6 +671,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     None => (pick(&mut self.order[ply], i), None),
                 }
             };
+            if idx == excluded {
+                continue;
+            }
             let m = self.lists[ply][idx as usize];
             let noisy = pos.is_noisy(&m);
             if i >= lmp_limit && !noisy {
@@ -637,7 +692,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             let mut score;
             if i == 0 {
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node);
+                // The first move is the hash move whenever there is one (`extension` needs it).
+                score = -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth + extension,
+                    ply + 1,
+                    pv_node,
+                );
             } else {
                 let mut r = 0;
                 if p.lmr
@@ -699,6 +762,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
+        if excluding {
+            // Nothing stored: the node's entry is about the node with all its moves. With no
+            // other move searched the test fails low.
+            return best.max(original_alpha);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -715,7 +783,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn record_cutoff(&mut self, pos: &G, ply: usize, depth: i32, tried: usize, m: G::Move) {
         let bonus = self.ordering.cutoff(self.p, pos, ply, depth, &m);
         for j in 0..tried {
-            let t = self.lists[ply][self.order[ply][j].1 as usize];
+            let idx = self.order[ply][j].1;
+            // A singular test's left-out move was not tried.
+            if idx == self.excluded[ply] {
+                continue;
+            }
+            let t = self.lists[ply][idx as usize];
             if !pos.is_noisy(&t) {
                 self.ordering.malus(self.p, pos, &t, bonus);
             }
@@ -734,6 +807,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// One iteration with an aspiration window around `prev`.
     pub(crate) fn aspiration(&mut self, root: &G, depth: i32, prev: i32) -> i32 {
         let p = self.p;
+        self.root_depth = depth;
         let mut delta = p.aspiration_window.max(1);
         let (mut alpha, mut beta) =
             if p.aspiration && depth >= p.aspiration_min_depth && !is_decisive(prev) {

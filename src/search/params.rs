@@ -154,6 +154,19 @@ params! {
     /// ply).
     "probcut-depth-percent" => probcut_depth_percent: i32 = 40;
 
+    /// Singular extensions: at nodes with enough depth whose table entry holds a move with a
+    /// lower bound (or an exact score) from a search nearly as deep, the node is searched again
+    /// without that move, at half the depth and a null window a margin below the entry's score.
+    /// When every other move fails there, the hash move is singular and searched a ply deeper;
+    /// when that window is above beta at a non-PV node, the node is cut (several moves beat it).
+    "singular" => singular: bool = true;
+    /// Least remaining depth at which a node tries the singular test (plies).
+    "singular-min-depth" => singular_min_depth: i32 = 8, at least 2;
+    /// How much shallower than the node the entry's search may be (plies).
+    "singular-tt-depth" => singular_tt_depth: i32 = 3;
+    /// The margin below the entry's score, per ply of the node's remaining depth (centi-men).
+    "singular-margin" => singular_margin: i32 = 2;
+
     /// Late move pruning: near the leaves, in quiet non-PV nodes, the quiet moves after the first
     /// `lmp_base + depth²` are not searched.
     "lmp" => lmp: bool = true;
