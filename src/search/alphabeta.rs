@@ -529,30 +529,32 @@ impl<'a, G: Evaluate> Worker<'a, G> {
 
         let key = pos.key();
         let tt = self.shared.tt;
-        let mut tt_move = NO_MOVE;
-        let mut tt_entry = None;
-        if let Some(e) = tt.probe(key) {
-            tt_move = e.move_index;
-            tt_entry = Some(e);
-            if p.tt_cutoffs && !pv_node && !excluding && e.depth as i32 >= depth {
-                let s = from_tt(e.score as i32, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+        let tt_entry = tt.probe(key);
+        let tt_move = tt_entry.map_or(NO_MOVE, |e| e.move_index);
+        if let Some(e) = tt_entry
+            && p.tt_cutoffs
+            && !pv_node
+            && !excluding
+            && e.depth as i32 >= depth
+        {
+            let s = from_tt(e.score as i32, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
             }
         }
         // A stale entry (another position under the same key) can hold an index past the list.
         let has_hash_move = (tt_move as usize) < n;
 
         // The hash move is searched first: its child is made now and its table entry prefetched,
-        // so that the memory access overlaps the pruning tests and the ordering below.
+        // so that the memory access overlaps the pruning tests and the ordering below (not in a
+        // singular test, which leaves the hash move out).
         let mut hash_child = None;
-        if has_hash_move && new_depth > 0 {
+        if has_hash_move && new_depth > 0 && !excluding {
             let m = self.lists[ply][tt_move as usize];
             hash_child = Some(made_or_make(pos, &m, None, tt, true));
         }
@@ -785,10 +787,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// `tried` of the ordered list were searched before it and lose history.
     fn record_cutoff(&mut self, pos: &G, ply: usize, depth: i32, tried: usize, m: G::Move) {
         let bonus = self.ordering.cutoff(self.p, pos, ply, depth, &m);
+        // A singular test's left-out move was not tried.
+        let excluded = self.excluded[ply];
         for j in 0..tried {
             let idx = self.order[ply][j].1;
-            // A singular test's left-out move was not tried.
-            if idx == self.excluded[ply] {
+            if idx == excluded {
                 continue;
             }
             let t = self.lists[ply][idx as usize];
