@@ -49,8 +49,8 @@ pub trait Game: Copy + Clone + Debug + Send + Sync + 'static {
     /// often what builds a mill (see `docs/strength.md`).
     const LATE_MOVE_PRUNING: bool = true;
 
-    /// Whether the search may extend a singular hash move (`Params::singular`). Measured in
-    /// draughts (`docs/strength.md`); not in Morris, which keeps it off until a match decides.
+    /// Whether the search may extend a singular hash move (`Params::singular`). It gains in
+    /// draughts and not in Morris, which keeps it off (`docs/strength.md`).
     const SINGULAR_EXTENSIONS: bool = true;
 
     /// Whether one position's legal moves can mix noisy and quiet moves. Draughts: no (when a
