@@ -610,10 +610,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let s_beta = tt_score - p.singular_margin * depth;
             if !is_decisive(tt_score) && !is_decisive(s_beta) {
                 self.excluded[ply] = tt_move;
-                // At least a ply: a search of no depth would be quiescence, which leaves out
-                // no move.
-                let s_depth = ((depth - 1) / 2).max(1);
-                let s = self.search(pos, s_beta - 1, s_beta, s_depth, ply, false);
+                // At least a ply deep: `singular-min-depth` is at least 3.
+                let s = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, false);
                 self.excluded[ply] = NO_MOVE;
                 if self.aborted {
                     return 0;

@@ -160,8 +160,10 @@ params! {
     /// When every other move fails there, the hash move is singular and searched a ply deeper;
     /// when that window is above beta at a non-PV node, the node is cut (several moves beat it).
     "singular" => singular: bool = true;
-    /// Least remaining depth at which a node tries the singular test (plies).
-    "singular-min-depth" => singular_min_depth: i32 = 8, at least 2;
+    /// Least remaining depth at which a node tries the singular test (plies; at least 3, so that
+    /// the test's search, at `(depth - 1) / 2`, is at least a ply deep: quiescence would leave
+    /// out no move).
+    "singular-min-depth" => singular_min_depth: i32 = 8, at least 3;
     /// How much shallower than the node the entry's search may be (plies).
     "singular-tt-depth" => singular_tt_depth: i32 = 3;
     /// The margin below the entry's score, per ply of the node's remaining depth (centi-men).
@@ -327,6 +329,9 @@ mod tests {
         let mut p = Params::default();
         p.set("probcut-min-depth", "0").unwrap();
         assert_eq!(p.probcut_min_depth, 2);
+        // A shallower singular test would search its node at depth 0: quiescence.
+        p.set("singular-min-depth", "1").unwrap();
+        assert_eq!(p.singular_min_depth, 3);
         p.set("clock-check-nodes", "0").unwrap();
         assert_eq!(p.clock_check_nodes, 1);
     }
