@@ -35,7 +35,14 @@ Examples:
 
 A positions file holds one FEN per line, optionally followed by blanks and an id; blank lines
 and lines starting with # are skipped. JSON scores are centi-men from the side to move, or null
-with win_in/loss_in in plies when the result is proven (see docs/tools.md).")]
+with win_in/loss_in in plies when the result is proven (see docs/tools.md).
+
+A large collection over N machines (a Slurm array job, a Kubernetes indexed Job): each runs
+  tiao analyze --pdn games.pdn --depth 14 --shard $I/$N --review rev-$I.pdn > moves-$I.jsonl
+on its block of the games. Every search starts from an empty table, so with --depth or --nodes
+(one thread a search) the results do not depend on the sharding: the moves-$I.jsonl files
+concatenated in shard order (moves-0, moves-1, ...) are the whole run's output but for the
+time_ms and nps fields, and the reviews concatenated the same way its review.")]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     game: super::GameArgs,
@@ -78,6 +85,11 @@ pub struct AnalyzeArgs {
     /// Searches run at the same time in batches, 1..=256 (default: cores / threads).
     #[arg(long, value_parser = super::whole::<usize>(1, super::MAX_PARALLEL))]
     jobs: Option<usize>,
+    /// This run's share of a batch, I/N (0-based I): the I-th of N contiguous blocks of the
+    /// positions (--positions) or games (--pdn). Ids and game numbers stay those of the whole
+    /// file, so the shards' outputs concatenated in shard order are the whole run's.
+    #[arg(long, value_name = "I/N", value_parser = super::shard::parse_shard)]
+    shard: Option<(u32, u32)>,
     /// Score losses in centi-men from which a move is an inaccuracy, a mistake, a blunder.
     #[arg(long, value_name = "I,M,B", default_value = "25,60,150")]
     thresholds: String,
@@ -100,6 +112,9 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let kind = args.game.kind();
     if args.positions.is_some() || args.pdn.is_some() {
         return run_batch(&args, kind);
+    }
+    if args.shard.is_some() {
+        return Err("--shard shares a batch: it needs --positions or --pdn".into());
     }
     super::warn_threads(args.threads);
     let mut engine = Engine::new(
@@ -392,10 +407,13 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
                 ..Job::default()
             });
         }
+        let share = block(jobs.len(), args.shard);
+        let ids = &ids[share.clone()];
+        let jobs = &jobs[share];
         let bar = Bar::new(jobs.len(), "positions", args.quiet);
         batch::analyze_batch(
             &settings,
-            &jobs,
+            jobs,
             &mut |i, r| {
                 emit(match r {
                     Ok(a) => json::line(&PositionLine::new(&ids[i], kind.variant.name(), &a)),
@@ -427,7 +445,11 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         }
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let games = pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let all_games = pdn::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let share = block(all_games.len(), args.shard);
+    // Game numbers (1-based) in the lines and plots are the whole file's.
+    let first_game = share.start;
+    let games = &all_games[share];
     // Each game under the variant its tags name (else --variant); its jobs say so.
     let mut prepared = Vec::new();
     for (g, game) in games.iter().enumerate() {
@@ -442,13 +464,16 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
             }
             None => kind,
         };
-        prepared.push(review::jobs(kind, game).map_err(|e| format!("game {}: {e}", g + 1)));
+        prepared.push(
+            review::jobs(kind, game).map_err(|e| format!("game {}: {e}", first_game + g + 1)),
+        );
     }
     // Every position of every game in one batch: the workers' engines and tables serve the
     // whole file (a game at a time would allocate and zero them per game).
     let mut jobs = Vec::new();
     let mut reviews = Reviews {
-        games: &games,
+        games,
+        first_game,
         replayed: Vec::with_capacity(prepared.len()),
         next: 0,
         received: 0,
@@ -495,9 +520,10 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         std::fs::write(path, reviewed_pdn).map_err(|e| format!("{path}: {e}"))?;
     }
     if let Some(path) = &args.plot {
-        let several = plots.len() > 1;
+        // The whole file's first plot is named FILE: a later shard numbers all of its own.
+        let several = plots.len() > 1 || first_game > 0;
         for (i, (g, svg)) in plots.iter().enumerate() {
-            let file = if several && i > 0 {
+            let file = if several && (i > 0 || first_game > 0) {
                 numbered(path, *g)
             } else {
                 path.clone()
@@ -512,7 +538,10 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
 /// order): each game's move lines are written once its last position is analysed, a game that
 /// did not replay or whose analysis failed is one error line, in its place.
 struct Reviews<'a> {
+    /// The games of this shard (the whole file's without `--shard`).
     games: &'a [pdn::PdnGame],
+    /// The 0-based number in the whole file of `games[0]`.
+    first_game: usize,
     /// Each game replayed, with its number of positions, or why not.
     replayed: Vec<Result<(review::Replayed, usize), String>>,
     /// The game whose analyses are coming, and how many of them came.
@@ -550,7 +579,7 @@ impl Reviews<'_> {
     /// Writes the error lines of the games, from the next one, that did not replay.
     fn skip_failed(&mut self, emit: &mut dyn FnMut(String)) {
         while let Some(Err(e)) = self.replayed.get(self.next) {
-            emit(error_line(self.next, e.clone()));
+            emit(error_line(self.first_game + self.next, e.clone()));
             self.next += 1;
         }
     }
@@ -562,7 +591,7 @@ impl Reviews<'_> {
         self.received = 0;
         let analyses = std::mem::take(&mut self.analyses);
         if let Some(e) = self.failed.take() {
-            emit(error_line(g, e));
+            emit(error_line(self.first_game + g, e));
             return;
         }
         let Some(Ok((replayed, _))) = self.replayed.get(g) else {
@@ -571,7 +600,7 @@ impl Reviews<'_> {
         let game = &self.games[g];
         let moves = review::review(replayed, &analyses, &self.thresholds);
         for m in &moves {
-            emit(json::line(&MoveLine::new(g + 1, m)));
+            emit(json::line(&MoveLine::new(self.first_game + g + 1, m)));
         }
         if self.review {
             let annotated = review::annotate(game, &moves, &self.limits);
@@ -587,7 +616,7 @@ impl Reviews<'_> {
                 game.tag("Result").unwrap_or("")
             );
             self.plots.push((
-                g + 1,
+                self.first_game + g + 1,
                 plot::svg(&EvalPlot::of_review(title.trim(), &moves), 5.0),
             ));
         }
@@ -624,6 +653,14 @@ fn check_writable(path: &str) -> std::io::Result<()> {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
+}
+
+/// The items of shard `I/N` of `len` items: the I-th of N contiguous blocks, as equal as can be
+/// (all of them without a shard).
+fn block(len: usize, shard: Option<(u32, u32)>) -> std::ops::Range<usize> {
+    let Some((i, n)) = shard else { return 0..len };
+    let (i, n) = (i as usize, n as usize);
+    len * i / n..len * (i + 1) / n
 }
 
 /// `plot.svg` for game 3: `plot-3.svg`.

@@ -233,3 +233,118 @@ fn a_large_mixed_pdn_file_is_one_batch_in_file_order() {
     assert_eq!(lines[7]["played"], "33-28");
     assert_eq!(run("1"), lines);
 }
+
+/// The lines of a batch without the fields that measure the run (time, speed).
+fn without_timing(mut lines: Vec<Value>) -> Vec<Value> {
+    fn strip(v: &mut Value) {
+        if let Value::Object(map) = v {
+            map.remove("time_ms");
+            map.remove("nps");
+            map.values_mut().for_each(strip);
+        }
+    }
+    lines.iter_mut().for_each(strip);
+    lines
+}
+
+/// `--shard I/N` takes the I-th contiguous block of the positions or games, numbered as in the
+/// whole file: the shards' lines and reviews, concatenated in shard order, are the whole run's
+/// (the searches start from empty tables, so at a fixed depth nothing depends on the sharding).
+/// A shard may be empty; `--shard` without a batch is refused.
+#[test]
+fn shards_of_a_batch_concatenate_to_the_whole_run() {
+    let dir = temp_dir("shards");
+    let games = dir.join("games.pdn");
+    std::fs::write(
+        &games,
+        "[Result \"0-2\"]\n[GameType \"20\"]\n\n1. 32-28 17-22 2. 28x17 11x22 0-2\n\n\
+         [GameType \"21\"]\n[Result \"*\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n\n\
+         [GameType \"20\"]\n1. 32-28 32-28 *\n\n\
+         [GameType \"20\"]\n1. 31-27 19-23 2. 27-22 *\n",
+    )
+    .unwrap();
+    let whole_review = dir.join("whole.pdn");
+    let whole = run_ok(
+        tiao()
+            .args(["analyze", "--depth", "5", "--pdn"])
+            .arg(&games)
+            .arg("--review")
+            .arg(&whole_review),
+    );
+    let mut lines = Vec::new();
+    let mut review = String::new();
+    for i in 0..3 {
+        let part = dir.join(format!("part-{i}.pdn"));
+        let got = run_ok(
+            tiao()
+                .args([
+                    "analyze",
+                    "--depth",
+                    "5",
+                    "--shard",
+                    &format!("{i}/3"),
+                    "--pdn",
+                ])
+                .arg(&games)
+                .arg("--review")
+                .arg(&part),
+        );
+        assert!(!got.is_empty(), "shard {i} of 4 games has a game");
+        lines.extend(got);
+        review.push_str(&std::fs::read_to_string(&part).unwrap());
+    }
+    assert_eq!(without_timing(lines), without_timing(whole.clone()));
+    assert_eq!(review, std::fs::read_to_string(&whole_review).unwrap());
+    // Game numbers are the file's: the last shard holds games 3 (the error) and 4.
+    let last = run_ok(
+        tiao()
+            .args(["analyze", "--depth", "5", "--shard", "2/3", "--pdn"])
+            .arg(&games),
+    );
+    assert_eq!(last[0]["game"], 3);
+    assert!(last[0]["error"].is_string());
+    assert!(last[1..].iter().all(|l| l["game"] == 4));
+
+    let positions = dir.join("positions.txt");
+    std::fs::write(
+        &positions,
+        "W:W31-50:B1-20 start\n# a comment\nB:W31-50:B1-20\nW:W99:B1 broken\n",
+    )
+    .unwrap();
+    let whole = run_ok(
+        tiao()
+            .args(["analyze", "--depth", "4", "--positions"])
+            .arg(&positions),
+    );
+    let mut lines = Vec::new();
+    for i in 0..5 {
+        // Five shards of three positions: two of them empty.
+        lines.extend(run_ok(
+            tiao()
+                .args([
+                    "analyze",
+                    "--depth",
+                    "4",
+                    "--shard",
+                    &format!("{i}/5"),
+                    "--positions",
+                ])
+                .arg(&positions),
+        ));
+    }
+    assert_eq!(without_timing(lines), without_timing(whole));
+
+    let out = tiao()
+        .args(["analyze", "--depth", "4", "--shard", "0/2"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--shard"));
+    let out = tiao()
+        .args(["analyze", "--shard", "2/2", "--positions"])
+        .arg(&positions)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
