@@ -520,10 +520,11 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         std::fs::write(path, reviewed_pdn).map_err(|e| format!("{path}: {e}"))?;
     }
     if let Some(path) = &args.plot {
-        // The whole file's first plot is named FILE: a later shard numbers all of its own.
-        let several = plots.len() > 1 || first_game > 0;
+        // The whole file's first plot is named FILE and the others FILE-n, so a later shard
+        // numbers all of its own.
+        let later_shard = first_game > 0;
         for (i, (g, svg)) in plots.iter().enumerate() {
-            let file = if several && (i > 0 || first_game > 0) {
+            let file = if later_shard || (plots.len() > 1 && i > 0) {
                 numbered(path, *g)
             } else {
                 path.clone()

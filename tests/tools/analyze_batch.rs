@@ -264,12 +264,17 @@ fn shards_of_a_batch_concatenate_to_the_whole_run() {
     )
     .unwrap();
     let whole_review = dir.join("whole.pdn");
+    let (whole_plots, shard_plots) = (dir.join("whole"), dir.join("shards"));
+    std::fs::create_dir_all(&whole_plots).unwrap();
+    std::fs::create_dir_all(&shard_plots).unwrap();
     let whole = run_ok(
         tiao()
             .args(["analyze", "--depth", "5", "--pdn"])
             .arg(&games)
             .arg("--review")
-            .arg(&whole_review),
+            .arg(&whole_review)
+            .arg("--plot")
+            .arg(whole_plots.join("eval.svg")),
     );
     let mut lines = Vec::new();
     let mut review = String::new();
@@ -287,7 +292,9 @@ fn shards_of_a_batch_concatenate_to_the_whole_run() {
                 ])
                 .arg(&games)
                 .arg("--review")
-                .arg(&part),
+                .arg(&part)
+                .arg("--plot")
+                .arg(shard_plots.join("eval.svg")),
         );
         assert!(!got.is_empty(), "shard {i} of 4 games has a game");
         lines.extend(got);
@@ -295,6 +302,27 @@ fn shards_of_a_batch_concatenate_to_the_whole_run() {
     }
     assert_eq!(without_timing(lines), without_timing(whole.clone()));
     assert_eq!(review, std::fs::read_to_string(&whole_review).unwrap());
+    // The plots too: eval.svg for game 1, eval-n.svg for the others that replay (2 and 4).
+    let names = |d: &PathBuf| {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        names(&whole_plots),
+        ["eval-2.svg", "eval-4.svg", "eval.svg"]
+    );
+    assert_eq!(names(&shard_plots), names(&whole_plots));
+    for n in names(&whole_plots) {
+        assert_eq!(
+            std::fs::read(whole_plots.join(&n)).unwrap(),
+            std::fs::read(shard_plots.join(&n)).unwrap(),
+            "{n}"
+        );
+    }
     // Game numbers are the file's: the last shard holds games 3 (the error) and 4.
     let last = run_ok(
         tiao()
