@@ -1,7 +1,7 @@
 //! What the resumable, shardable data writers share (`tiao selfplay`, `tiao relabel`, and
-//! `tiao book build --shard`): the `--shard I/N` argument (also `tiao analyze`'s), one table per worker refused up
-//! front when the memory is not there, the endgame tables of `--egdb` opened whole, and
-//! resuming a data file after its last complete chunk.
+//! `tiao book build --shard`): the `--shard I/N` argument (also `tiao analyze`'s), one table
+//! per worker refused up front when the memory is not there, the endgame tables of `--egdb`
+//! opened whole, and resuming a data file after its last complete chunk.
 //! Invariant: a writer resumes only a file that [`existing_chunks`] read as self-play data, and
 //! cuts it ([`truncate`]) only to the end of the chunks it checked.
 
