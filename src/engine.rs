@@ -44,11 +44,19 @@
 //! [`Info`] with `book: true` and depth 0, then `Done`. The book is the default one embedded for
 //! the variant played ([`crate::book::embedded`]), or a file's of that variant; the choice among
 //! its moves is [`crate::book::choose`]'s, from a generator seeded per engine (`book-seed`).
+//!
+//! Pattern weights (option `weights`, [`Engine::set_weights`]): a weight file to evaluate with
+//! instead of the embedded weights of its family. It is the process's choice, not one engine's
+//! ([`crate::draughts::eval::active`]): an engine made or set with it makes every engine of the
+//! process evaluate with it; one made without it leaves the process's choice as it is (the
+//! commands choose a `--weights` file once, before their engines), and `weights=default` goes
+//! back to the embedded weights.
 
 mod outbox;
 
 use crate::book::{self, Book, BookMove};
 use crate::dispatch;
+use crate::draughts::eval::active;
 use crate::draughts::position::Position;
 use crate::egdb::{Builtin, EgdbError, Opener, PendingCheck, Probe};
 use crate::game::Evaluate;
@@ -275,6 +283,12 @@ pub struct EngineOptions {
     pub builtin_tables: bool,
     /// The opening book (off by default: see [`BookOptions`]).
     pub book: BookOptions,
+    /// A pattern-weight file to evaluate with instead of the embedded weights of its family
+    /// (`weights`). The process's choice, not one engine's ([`crate::draughts::eval::active`]):
+    /// every engine of the process evaluates with it. `None` at [`Engine::new`] leaves the
+    /// process's choice as it is; [`Engine::set_weights`] with `None` chooses the embedded
+    /// weights.
+    pub weights: Option<PathBuf>,
 }
 
 /// Plies from the start within which the book's choices are random by default (`book-ply`).
@@ -396,6 +410,7 @@ impl Default for EngineOptions {
             egdb_check: TableCheck::AtOpen,
             builtin_tables: true,
             book: BookOptions::default(),
+            weights: None,
         }
     }
 }
@@ -426,6 +441,13 @@ impl EngineOptions {
             "builtin-tables" => {
                 self.builtin_tables = crate::numbers::switch(value)
                     .ok_or_else(|| format!("bad value '{value}' (expected true or false)"))?;
+            }
+            "weights" => {
+                let v = value.trim();
+                self.weights = match v.to_ascii_lowercase().as_str() {
+                    "" | "default" | "embedded" | "none" => None,
+                    _ => Some(PathBuf::from(v)),
+                };
             }
             k if BookOptions::NAMES.contains(&k) => self.book.set(k, value)?,
             k if TimeParams::NAMES.contains(&k) => {
@@ -927,6 +949,19 @@ fn read_book_file(path: &Path, variant: Variant) -> Result<Arc<Book>, EngineErro
 }
 
 /// The directory of an `egdb` setting, or the option error naming it.
+/// A weight file refused, as the option `weights`'s error.
+fn weights_error(e: active::WeightsFileError) -> EngineError {
+    EngineError::BadOption {
+        name: "weights".into(),
+        reason: e.to_string(),
+    }
+}
+
+/// Chooses the process's pattern weights ([`active::choose_path`]) as option `weights` says.
+fn choose_weights(path: Option<&Path>) -> Result<(), EngineError> {
+    active::choose_path(path).map_err(weights_error)
+}
+
 fn egdb_dir(setting: &EgdbSetting) -> Result<Option<PathBuf>, EngineError> {
     setting.dir().map_err(|reason| EngineError::BadOption {
         name: "egdb-path".into(),
@@ -951,6 +986,9 @@ impl Engine {
             None => None,
         };
         let book_seed = options.book.seed.unwrap_or_else(own_seed);
+        if options.weights.is_some() {
+            choose_weights(options.weights.as_deref())?;
+        }
         let tables = session.open_tables(
             egdb_dir(&options.egdb)?.as_deref(),
             options.egdb_check,
@@ -975,6 +1013,24 @@ impl Engine {
         let _ = engine.book();
         engine.session.load_evaluation();
         Ok(engine)
+    }
+
+    /// Evaluates with the pattern weights of the file at `path` (its family's; every other
+    /// family's embedded ones), or with the embedded weights of every family (`None`): the
+    /// process's choice ([`crate::draughts::eval::active`]). A running search is stopped and
+    /// joined first, and the table is cleared (its scores are the old weights'). A file that is
+    /// refused changes nothing.
+    pub fn set_weights(&mut self, path: Option<PathBuf>) -> Result<(), EngineError> {
+        let file = path
+            .as_deref()
+            .map(active::WeightsFile::read)
+            .transpose()
+            .map_err(weights_error)?;
+        self.halt();
+        active::choose(file).map_err(weights_error)?;
+        self.tt.clear();
+        self.options.weights = path;
+        Ok(())
     }
 
     /// The book `go` plays from: `None` when the book is off; else the book file's when it is
@@ -1228,6 +1284,7 @@ impl Engine {
         "book-ply",
         "book-margin",
         "book-seed",
+        "weights",
     ];
 
     /// Sets an option by name, as the Hub `set-param` gives it: `variant`, `draw-rules`,
@@ -1236,7 +1293,8 @@ impl Engine {
     /// endgame tables' directory, `none` for none: see [`Engine::set_egdb`]), or any search
     /// parameter of [`Params::NAMES`], a time tunable of [`TimeParams::NAMES`] (`time-adapt`...),
     /// or a book option of [`BookOptions::NAMES`] (`book-file`: see [`Engine::set_book_file`];
-    /// `book-seed` restarts the choices from the seed).
+    /// `book-seed` restarts the choices from the seed), or `weights` (a pattern-weight file, or
+    /// `default`: see [`Engine::set_weights`]).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let bad = |reason: String| EngineError::BadOption {
             name: name.to_string(),
@@ -1261,6 +1319,7 @@ impl Engine {
                 Ok(())
             }
             "book-file" => self.set_book_file(next.book.file),
+            "weights" => self.set_weights(next.weights),
             "book-seed" => {
                 let seed = next.book.seed.unwrap_or(self.book_seed);
                 self.book_rng = Rng::new(seed);

@@ -106,10 +106,13 @@ pub struct AnalyzeArgs {
     params: super::ParamArgs,
     #[command(flatten)]
     egdb: super::EgdbArgs,
+    #[command(flatten)]
+    weights: super::WeightsArgs,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<(), String> {
     let kind = args.game.kind();
+    args.weights.choose(kind)?;
     if args.positions.is_some() || args.pdn.is_some() {
         return run_batch(&args, kind);
     }

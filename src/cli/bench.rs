@@ -29,6 +29,10 @@ pub struct BenchArgs {
     /// uses no tables, whatever the default directory holds).
     #[arg(long, value_name = "DIR")]
     egdb: Option<std::path::PathBuf>,
+    /// Search with this pattern-weight file (`tiao tune --out`) instead of the embedded weights
+    /// of its family (this changes the signature: the positions of that family are scored by it).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
     /// Instead of the signature: N infinite searches through a `tiao hub` child, each stopped
     /// after 20-120 ms; prints the time from `stop` to `done` (median, p90, p99, max).
     #[arg(long, value_name = "N", value_parser = super::whole::<usize>(1, 100_000), conflicts_with = "move_time_usage")]
@@ -71,6 +75,17 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     };
     if let Some(d) = &args.egdb {
         set += &format!(" egdb {}", d.display());
+    }
+    if let Some(w) = &args.weights {
+        tiao::draughts::eval::active::choose_path(Some(w)).map_err(|e| format!("--weights {e}"))?;
+        let family = tiao::draughts::eval::weights::Family::ALL
+            .into_iter()
+            .find(|&f| tiao::draughts::eval::active::file(f).is_some())
+            .expect("a file chosen");
+        set += &format!(
+            " weights {}",
+            tiao::draughts::eval::active::identity(family)
+        );
     }
     println!(
         "bench depth {} threads 1 hash {} MiB{set}",

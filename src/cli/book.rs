@@ -55,6 +55,8 @@ enum BookCommand {
 struct BuildArgs {
     #[command(flatten)]
     game: super::GameArgs,
+    #[command(flatten)]
+    weights: super::WeightsArgs,
     /// Positions the book should hold (it grows in whole steps, so it may hold a few more).
     #[arg(long, default_value_t = 1000, value_parser = super::whole::<usize>(1, 100_000_000))]
     positions: usize,
@@ -130,6 +132,7 @@ pub fn run(args: BookArgs) -> Result<(), String> {
     match args.command {
         BookCommand::Build(a) => {
             let kind = a.game.kind();
+            a.weights.choose(kind)?;
             dispatch!(kind, R => build_with::<Position<R>>(&a),
                 morris => build_with::<MorrisPosition>(&a))
         }

@@ -15,7 +15,7 @@ use tiao::protocol::dxp::{
     message::Board,
     session::{ColorChoice, Config, Plan},
 };
-use tiao::variant::Variant;
+use tiao::variant::{GameKind, Variant};
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
@@ -28,6 +28,8 @@ See docs/dxp.md for clocks, take-backs and the log.")]
 pub struct DxpArgs {
     #[command(flatten)]
     egdb: super::EgdbArgs,
+    #[command(flatten)]
+    weights: super::WeightsArgs,
     /// Follower: listen on HOST:PORT and answer game requests (the default role).
     #[arg(long, value_name = "HOST:PORT", default_value_t = format!("127.0.0.1:{}", dxp::DEFAULT_PORT))]
     listen: String,
@@ -160,6 +162,7 @@ pub fn run(args: DxpArgs) -> Result<(), String> {
         Some(p) => Log::file(p).map_err(|e| format!("cannot open the log {}: {e}", p.display()))?,
         None => Log::stderr(),
     };
+    args.weights.choose(GameKind::new(Variant::International))?;
     super::warn_threads(args.threads);
     let mut engine =
         dxp::engine(args.threads, args.hash, args.egdb.checked()?).map_err(super::engine_error)?;

@@ -34,6 +34,10 @@ pub struct GuiArgs {
     hash: usize,
     #[command(flatten)]
     egdb: super::EgdbArgs,
+    /// A pattern-weight file (`tiao tune --out`) to evaluate with instead of the embedded
+    /// weights of its family (the variants of the other families keep theirs).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
     /// The engine plays without its opening book.
     #[arg(long)]
     no_book: bool,
@@ -66,6 +70,7 @@ pub fn run(args: GuiArgs) -> Result<(), String> {
             enabled: !args.no_book,
             ..tiao::engine::BookOptions::default()
         },
+        weights: args.weights,
         ..Default::default()
     };
     if !args.host.is_loopback() {

@@ -21,6 +21,11 @@ pub struct HubArgs {
     /// Start with the opening book off (Hub parameter `book=false`): every `go` searches.
     #[arg(long, conflicts_with = "book")]
     no_book: bool,
+    /// A pattern-weight file (`tiao tune --out`) to evaluate with instead of the embedded
+    /// weights of its family (Hub parameter `weights`); the variants of the other families keep
+    /// theirs. Refused unless it is a whole, undamaged weight file.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: HubArgs) -> Result<(), String> {
@@ -33,6 +38,7 @@ pub fn run(args: HubArgs) -> Result<(), String> {
             file: args.book,
             ..tiao::engine::BookOptions::default()
         },
+        weights: args.weights,
         ..Default::default()
     };
     match tiao::protocol::hub::driver::run_with(BufReader::new(io::stdin()), io::stdout(), options)

@@ -157,6 +157,47 @@ fn probability(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Checks the built-in engines' `weights`: the pattern weights are the process's
+/// ([`tiao::draughts::eval::active`]), so two built-in engines must name the same (an external
+/// engine is a process of its own), and a file must be of the variant's family. The file is
+/// chosen here, before the games.
+fn builtin_weights(
+    kind: tiao::variant::GameKind,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+) -> Result<(), String> {
+    let builtin: Vec<&tiao::matches::EngineConfig> = [a, b]
+        .into_iter()
+        .filter_map(|s| match s {
+            PlayerSpec::Builtin(c) => Some(&**c),
+            PlayerSpec::External(_) => None,
+        })
+        .collect();
+    if let [x, y] = builtin[..]
+        && x.options.weights != y.options.weights
+    {
+        let name = |c: &tiao::matches::EngineConfig| {
+            c.options.weights.as_ref().map_or_else(
+                || "the embedded weights".to_string(),
+                |p| format!("weights={}", p.display()),
+            )
+        };
+        return Err(format!(
+            "the built-in engines evaluate with one process's pattern weights, but '{}' \
+                 names {} and '{}' {}: give one of them as an external engine \
+                 (--engine \"tiao hub --weights FILE\")",
+            x.name,
+            name(x),
+            y.name,
+            name(y)
+        ));
+    }
+    match builtin.iter().find_map(|c| c.options.weights.as_deref()) {
+        Some(path) => super::choose_weights(kind, path, "weights="),
+        None => Ok(()),
+    }
+}
+
 pub fn run(args: MatchArgs) -> Result<(), String> {
     if args.engine.len() != 2 {
         return Err("give exactly two --engine".into());
@@ -171,6 +212,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             c.default_egdb(&egdb);
         }
     }
+    builtin_weights(kind, &a, &b)?;
     let builtin_threads: usize = [&a, &b]
         .iter()
         .map(|s| match s {

@@ -101,6 +101,43 @@ impl EgdbArgs {
     }
 }
 
+/// The pattern weights a searching command evaluates with.
+#[derive(Args, Clone, Debug, Default)]
+pub struct WeightsArgs {
+    /// A pattern-weight file (`tiao tune --out`) to evaluate with instead of the embedded
+    /// weights of the variant's family; refused unless it is a whole, undamaged file of that
+    /// family.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
+}
+
+impl WeightsArgs {
+    /// Makes the file the process's weights for `kind`'s variant (refused, naming the option,
+    /// when it does not read or is another family's); nothing without one.
+    pub fn choose(&self, kind: GameKind) -> Result<(), String> {
+        match &self.weights {
+            Some(path) => choose_weights(kind, path, "--weights "),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Makes the weight file at `path` the process's weights for `kind`'s variant; an error (the
+/// file does not read, or is another family's, or the game has no pattern weights) starts with
+/// `option` (`--weights `, `weights=`) and names the file.
+pub fn choose_weights(kind: GameKind, path: &std::path::Path, option: &str) -> Result<(), String> {
+    use tiao::draughts::eval::active::{self, WeightsFile};
+    let name = kind.variant.to_string();
+    let file = tiao::dispatch!(kind,
+    R => WeightsFile::read(path).and_then(|f| f.for_rules::<R>(&name)),
+    morris => return Err(format!(
+        "{option}{}: morris has no pattern weights (its evaluation is hand-made)",
+        path.display()
+    )));
+    active::choose(Some(file.map_err(|e| format!("{option}{e}"))?))
+        .map_err(|e| format!("{option}{e}"))
+}
+
 /// Warns on stderr of the endgame table files an engine refused (it plays without them).
 pub fn warn_tables(engine: &tiao::engine::Engine) {
     for p in &engine.tables().problems {

@@ -40,6 +40,8 @@ file cheap. A record holds no draw counters: the tables answer as for counters a
 pub struct RelabelArgs {
     #[command(flatten)]
     game: super::GameArgs,
+    #[command(flatten)]
+    weights: super::WeightsArgs,
     /// Self-play data file to relabel.
     #[arg(long)]
     data: String,
@@ -74,6 +76,7 @@ fn default_threads() -> usize {
 
 pub fn run(args: RelabelArgs) -> Result<(), String> {
     let kind = args.game.kind();
+    args.weights.choose(kind)?;
     dispatch!(kind, R => run_rules::<R>(&args, kind), morris => {
         Err("tiao relabel relabels draughts training data; morris is not supported".to_string())
     })

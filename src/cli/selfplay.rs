@@ -36,6 +36,8 @@ The piece count is in the file's chunk headers: a resume with another one is ref
 pub struct SelfplayArgs {
     #[command(flatten)]
     game: super::GameArgs,
+    #[command(flatten)]
+    weights: super::WeightsArgs,
     /// Games of the whole run (over all shards).
     #[arg(long, default_value_t = 1000)]
     games: u64,
@@ -83,6 +85,7 @@ fn default_threads() -> usize {
 
 pub fn run(args: SelfplayArgs) -> Result<(), String> {
     let kind = args.game.kind();
+    args.weights.choose(kind)?;
     dispatch!(kind, R => run_rules::<R>(&args, kind), morris => {
         Err("tiao selfplay writes draughts training data; morris is not supported".to_string())
     })

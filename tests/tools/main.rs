@@ -18,3 +18,4 @@ mod selfplay_cli;
 mod source_tree;
 mod spsa_cli;
 mod tune_cli;
+mod weights_cli;

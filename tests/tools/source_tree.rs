@@ -116,3 +116,72 @@ fn the_circle_finder_finds_one() {
     let refs = crate_refs("use crate::game::Game; // crate::search\nlet x = crate::tt_like;");
     assert_eq!(refs.into_iter().collect::<Vec<_>>(), ["game", "tt_like"]);
 }
+
+/// What the repository's top level holds (the guide's layout, with the embedded data files, the
+/// interop clients' Python and the tool settings); anything else there is a stray file (a log
+/// or a run's output written into the checkout), which no other test would notice.
+const TOP_LEVEL: [&str; 14] = [
+    ".cargo",
+    ".ci",
+    ".gitignore",
+    "Cargo.lock",
+    "Cargo.toml",
+    "README.md",
+    "benches",
+    "books",
+    "docs",
+    "protocol.md",
+    "python",
+    "src",
+    "tests",
+    "weights",
+];
+
+/// The top-level entries of the checkout: what git tracks and would add (untracked files not
+/// ignored), or, without git, the directory's entries but those `.gitignore` and git keep out.
+fn top_level_entries(root: &Path) -> BTreeSet<String> {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+    };
+    let first = |path: &str| path.split('/').next().unwrap_or(path).to_string();
+    match (
+        git(&["ls-files"]),
+        git(&["ls-files", "--others", "--exclude-standard"]),
+    ) {
+        (Some(tracked), Some(untracked)) if !tracked.is_empty() => tracked
+            .lines()
+            .chain(untracked.lines())
+            .map(first)
+            .collect(),
+        _ => std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| ![".git", "target", ".venv"].contains(&n.as_str()))
+            .collect(),
+    }
+}
+
+#[test]
+fn the_top_level_holds_only_the_project_s_entries() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = top_level_entries(root);
+    for needed in ["Cargo.toml", "src", "tests", "README.md", "protocol.md"] {
+        assert!(found.contains(needed), "{needed} not found in {found:?}");
+    }
+    let stray: Vec<&String> = found
+        .iter()
+        .filter(|n| !TOP_LEVEL.contains(&n.as_str()))
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "files at the repository's top level that are not the project's (move them out, or \
+         add them to TOP_LEVEL in tests/tools/source_tree.rs if they belong): {stray:?}"
+    );
+}

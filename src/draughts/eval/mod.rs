@@ -12,6 +12,7 @@
 //! loops run over men near promotion and over kings.
 //! The result is from the side to move's view and stays inside `-EVAL_MAX..=EVAL_MAX`.
 
+pub mod active;
 pub mod patterns;
 pub mod weights;
 
@@ -427,7 +428,8 @@ fn drawish_material<R: Rules>(w: &Weights, pos: &Position<R>) -> bool {
 
 /// The evaluation of `pos`, from the side to move's view: the hand-made terms with its family's
 /// weights (`weights::for_rules`, from which the [`ManSquares`] tables are built too) plus the
-/// family's learned patterns ([`patterns::embedded`]), divided when the material is drawish.
+/// family's learned patterns (the embedded ones, or a file chosen at run time: [`active`]),
+/// divided when the material is drawish.
 #[inline(always)]
 fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     if pos.pieces(pos.side()) == 0 {
@@ -437,7 +439,7 @@ fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
         return EVAL_MAX; // the side to move has pieces, the other none
     };
     let mut s = hand
-        + patterns::embedded::<R>().score::<R::Board>(pos.white(), pos.black(), pos.kings())
+        + active::patterns::<R>().score::<R::Board>(pos.white(), pos.black(), pos.kings())
             / patterns::UNITS;
     if div > 1 {
         s /= div;

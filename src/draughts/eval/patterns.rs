@@ -1480,7 +1480,7 @@ pub const FAMILIES: [&str; 3] = [
 ];
 
 /// The identity of a family's embedded weights: `family:checksum` (the first 8 hex digits of
-/// the file's checksum), as `id` and `tiao analyze` name the weights in use.
+/// the file's checksum); [`super::active::identity`] names the weights in use.
 pub fn identity(family: &str) -> String {
     let sum = embedded_file(family)
         .filter(|b| b.len() >= HEADER_BYTES)
@@ -1490,19 +1490,24 @@ pub fn identity(family: &str) -> String {
     format!("{family}:{:08x}", sum >> 32)
 }
 
-/// What evaluates `R`'s positions, for people: the hand-made terms and the family's patterns.
+/// What evaluates `R`'s positions, for people: the hand-made terms and the family's patterns
+/// (the embedded ones, or the file chosen at run time: [`super::active`]).
 pub fn describe<R: Rules>() -> String {
-    let family = family_name::<R>();
-    let shapes = embedded::<R>().shapes();
+    let family = Family::of::<R>();
+    let table = super::active::patterns::<R>();
+    let shapes = table.shapes();
     let windows: usize = shapes.iter().map(|&s| window_count(R::Board::W, s)).sum();
-    let material = if embedded::<R>().uses_material() {
+    let material = if table.uses_material() {
         ", material table"
     } else {
         ""
     };
+    let file = super::active::file(family)
+        .map(|p| format!(" from {}", p.display()))
+        .unwrap_or_default();
     format!(
-        "hand-made terms + patterns {} ({windows} windows: {}{material})",
-        identity(family),
+        "hand-made terms + patterns {}{file} ({windows} windows: {}{material})",
+        super::active::identity(family),
         shapes_name(&shapes)
     )
 }

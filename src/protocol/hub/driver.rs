@@ -57,6 +57,18 @@ fn tables_messages(t: &engine::TablesInfo) -> Vec<String> {
     lines
 }
 
+/// What `set-param name=weights` answers: the weights each draughts family reads, a file's
+/// with its path (`family:checksum`, as `id` names them).
+fn weights_in_use() -> String {
+    use crate::draughts::eval::{active, weights::Family};
+    Family::ALL
+        .map(|f| match active::file(f) {
+            Some(p) => format!("{} from {}", active::identity(f), p.display()),
+            None => format!("{} (embedded)", active::identity(f)),
+        })
+        .join(", ")
+}
+
 /// The longest `error` message written, in bytes (longer ones are cut).
 const MAX_ERROR: usize = 400;
 
@@ -296,6 +308,10 @@ impl Hub {
                         self.send(&super::syntax::message("info", &[("message", w)]))?;
                     }
                 }
+                Ok(()) if engine::option_name(&name) == "weights" => {
+                    let line = format!("weights: {}", weights_in_use());
+                    self.send(&super::syntax::message("info", &[("message", line)]))?;
+                }
                 Ok(()) if engine::option_name(&name) == "egdb-path" => {
                     for line in tables_messages(self.engine.tables()) {
                         self.send(&super::syntax::message("info", &[("message", line)]))?;
@@ -443,6 +459,14 @@ impl Hub {
                     min: 0,
                     max: MAX_BOOK_SEED as i64,
                 },
+            },
+            ParamDecl {
+                name: "weights",
+                value: options
+                    .weights
+                    .as_ref()
+                    .map_or_else(|| "default".to_string(), |f| f.display().to_string()),
+                kind: ParamType::String,
             },
             ParamDecl {
                 name: "numbering-8x8",

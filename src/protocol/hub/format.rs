@@ -40,8 +40,9 @@ pub struct ParamDecl {
     pub kind: ParamType,
 }
 
-/// `id name=tiao version=... author="..." country=... weights="..."` (the embedded pattern
-/// weights of each draughts family, `family:checksum`).
+/// `id name=tiao version=... author="..." country=... weights="..."` (the pattern weights
+/// each draughts family reads, `family:checksum`: the embedded ones unless `--weights` chose a
+/// file).
 pub fn id_line() -> String {
     message(
         "id",
@@ -52,8 +53,8 @@ pub fn id_line() -> String {
             ("country", COUNTRY.to_string()),
             (
                 "weights",
-                crate::draughts::eval::patterns::FAMILIES
-                    .map(crate::draughts::eval::patterns::identity)
+                crate::draughts::eval::weights::Family::ALL
+                    .map(crate::draughts::eval::active::identity)
                     .join(" "),
             ),
         ],
