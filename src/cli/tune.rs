@@ -534,8 +534,9 @@ fn train_patterns<R: Rules>(
         ("", 0)
     };
     println!(
-        "wrote {out} ({}{material}{stored}; {} weights, {} bytes) in {:.1} s; rebuild tiao to \
-         embed it when it is weights/{family}.tpw",
+        "wrote {out} ({}{material}{stored}; {} weights, {} bytes) in {:.1} s; play it with \
+         --weights {out} (tiao hub, analyze, match's engines, selfplay), or rebuild tiao to embed \
+         it when it is weights/{family}.tpw",
         patterns::shapes_name(&weights.shapes),
         weights.table.len() + material_weights,
         bytes.len(),
