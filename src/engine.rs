@@ -948,7 +948,6 @@ fn read_book_file(path: &Path, variant: Variant) -> Result<Arc<Book>, EngineErro
         })
 }
 
-/// The directory of an `egdb` setting, or the option error naming it.
 /// A weight file refused, as the option `weights`'s error.
 fn weights_error(e: active::WeightsFileError) -> EngineError {
     EngineError::BadOption {
@@ -957,11 +956,7 @@ fn weights_error(e: active::WeightsFileError) -> EngineError {
     }
 }
 
-/// Chooses the process's pattern weights ([`active::choose_path`]) as option `weights` says.
-fn choose_weights(path: Option<&Path>) -> Result<(), EngineError> {
-    active::choose_path(path).map_err(weights_error)
-}
-
+/// The directory of an `egdb` setting, or the option error naming it.
 fn egdb_dir(setting: &EgdbSetting) -> Result<Option<PathBuf>, EngineError> {
     setting.dir().map_err(|reason| EngineError::BadOption {
         name: "egdb-path".into(),
@@ -986,9 +981,14 @@ impl Engine {
             None => None,
         };
         let book_seed = options.book.seed.unwrap_or_else(own_seed);
-        if options.weights.is_some() {
-            choose_weights(options.weights.as_deref())?;
-        }
+        // Read and checked now; chosen once nothing else can fail, so a refused engine leaves
+        // the process's weights as they were.
+        let weights = options
+            .weights
+            .as_deref()
+            .map(active::WeightsFile::read)
+            .transpose()
+            .map_err(weights_error)?;
         let tables = session.open_tables(
             egdb_dir(&options.egdb)?.as_deref(),
             options.egdb_check,
@@ -1008,6 +1008,9 @@ impl Engine {
             book_rng: Rng::new(book_seed),
             book_seed,
         };
+        if weights.is_some() {
+            active::choose(weights).map_err(weights_error)?;
+        }
         // The embedded book and weights are decoded now, not at the first `go`, whose clock
         // runs.
         let _ = engine.book();
