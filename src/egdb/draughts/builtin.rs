@@ -99,11 +99,35 @@ pub fn tables<R: Rules>() -> Option<Arc<DraughtsTables<R>>> {
             .and_then(|t| (*t).clone());
     }
     let pieces = builtin_pieces::<R::Board>();
-    let t = (pieces >= 2)
-        .then(|| build::<R>(pieces).ok().map(Arc::new))
-        .flatten();
+    let t = (pieces >= 2).then(|| build_apart::<R>(pieces)).flatten();
     built.push((key, Arc::new(t.clone())));
     t
+}
+
+/// [`build`] on a thread of its own with a thread pool of its own, the caller blocked until it
+/// is done. Never on the caller's thread: the solver's loops run on rayon, and a caller that is
+/// a worker of a pool (an analysis batch's engines are made on its workers) would, while it
+/// waits for them, take up other jobs of its pool; one that asks for these tables then waits
+/// for the lock this caller holds, on the same thread: a deadlock (seen 2026-11-30, `tiao
+/// analyze -v english --positions -` with two jobs). Nor on the global pool, whose workers may
+/// all be waiting for that lock.
+fn build_apart<R: Rules>(pieces: u32) -> Option<Arc<DraughtsTables<R>>> {
+    let run = move || build::<R>(pieces).ok().map(Arc::new);
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            match rayon::ThreadPoolBuilder::new()
+                .num_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .thread_name(|i| format!("builtin-tables-{i}"))
+                .build()
+            {
+                Ok(pool) => pool.install(run),
+                Err(_) => run(), // no threads to be had: the pools the solver finds
+            }
+        })
+        .join()
+        .ok()
+        .flatten()
+    })
 }
 
 /// The built-in tables of variant `R` as the engine hands them to its searches, with their
