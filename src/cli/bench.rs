@@ -77,15 +77,11 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         set += &format!(" egdb {}", d.display());
     }
     if let Some(w) = &args.weights {
-        tiao::draughts::eval::active::choose_path(Some(w)).map_err(|e| format!("--weights {e}"))?;
-        let family = tiao::draughts::eval::weights::Family::ALL
-            .into_iter()
-            .find(|&f| tiao::draughts::eval::active::file(f).is_some())
-            .expect("a file chosen");
-        set += &format!(
-            " weights {}",
-            tiao::draughts::eval::active::identity(family)
-        );
+        use tiao::draughts::eval::active::{self, WeightsFile};
+        let file = WeightsFile::read(w).map_err(|e| format!("--weights {e}"))?;
+        let family = file.family();
+        active::choose(Some(file)).map_err(|e| format!("--weights {e}"))?;
+        set += &format!(" weights {}", active::identity(family));
     }
     println!(
         "bench depth {} threads 1 hash {} MiB{set}",

@@ -265,12 +265,6 @@ pub fn choose(file: Option<WeightsFile>) -> Result<(), WeightsFileError> {
     Ok(())
 }
 
-/// Reads the weight file at `path` ([`WeightsFile::read`]) and chooses it ([`choose`]); `None`
-/// chooses the embedded weights.
-pub fn choose_path(path: Option<&Path>) -> Result<(), WeightsFileError> {
-    choose(path.map(WeightsFile::read).transpose()?)
-}
-
 /// The identity of the weights `family` reads: `family:checksum` (the first 8 hex digits of the
 /// file's checksum), as `id` and `tiao analyze` name them.
 pub fn identity(family: Family) -> String {
