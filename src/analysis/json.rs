@@ -70,10 +70,13 @@ pub struct PositionLine {
     pub time_ms: u64,
     /// Nodes per second.
     pub nps: u64,
+    /// The pattern weights that evaluated, `family:checksum` (as `id` and the text output name
+    /// them); `null` for Morris, which has none.
+    pub weights: Option<String>,
 }
 
 impl PositionLine {
-    pub fn new(id: &str, variant: &str, a: &Analysis) -> PositionLine {
+    pub fn new(id: &str, variant: &str, weights: Option<&str>, a: &Analysis) -> PositionLine {
         let ms = a.time.as_millis() as u64;
         PositionLine {
             id: id.to_string(),
@@ -89,6 +92,7 @@ impl PositionLine {
             nodes: a.nodes,
             time_ms: ms,
             nps: (a.nodes as f64 / a.time.as_secs_f64().max(1e-6)) as u64,
+            weights: weights.map(str::to_string),
         }
     }
 }
@@ -137,10 +141,12 @@ pub struct MoveLine {
     pub nodes: u64,
     /// Time of both searches.
     pub time_ms: u64,
+    /// The pattern weights that evaluated (as [`PositionLine::weights`]).
+    pub weights: Option<String>,
 }
 
 impl MoveLine {
-    pub fn new(game: usize, r: &MoveReview) -> MoveLine {
+    pub fn new(game: usize, weights: Option<&str>, r: &MoveReview) -> MoveLine {
         MoveLine {
             game,
             ply: r.ply + 1,
@@ -159,6 +165,7 @@ impl MoveLine {
             depth: r.before.depth,
             nodes: r.before.nodes + r.after.nodes,
             time_ms: (r.before.time + r.after.time).as_millis() as u64,
+            weights: weights.map(str::to_string),
         }
     }
 }

@@ -151,8 +151,9 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         };
         let book = engine.book_moves();
         let a = batch::analyze_one(&mut engine, &job, &limits)?;
-        let mut line = serde_json::to_value(PositionLine::new("1", args.game.variant.name(), &a))
-            .map_err(|e| e.to_string())?;
+        let weights = weights_identity(kind);
+        let line = PositionLine::new("1", args.game.variant.name(), weights.as_deref(), &a);
+        let mut line = serde_json::to_value(line).map_err(|e| e.to_string())?;
         if let Some(fields) = line.as_object_mut() {
             fields.insert("book".into(), book_json(book.as_deref()));
         }
@@ -362,6 +363,13 @@ impl Bar {
 }
 
 /// `--positions` and `--pdn`.
+/// The pattern weights the process evaluates `kind` with, as the JSON lines name them
+/// (`family:checksum`); `None` for Morris.
+fn weights_identity(kind: GameKind) -> Option<String> {
+    tiao::dispatch!(kind, R => Some(tiao::draughts::eval::active::identity(
+        tiao::draughts::eval::weights::Family::of::<R>())), morris => None)
+}
+
 fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
     let limits = limits_of(args, BATCH_DEPTH);
     let threads = args.threads.max(1);
@@ -414,12 +422,18 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         let ids = &ids[share.clone()];
         let jobs = &jobs[share];
         let bar = Bar::new(jobs.len(), "positions", args.quiet);
+        let weights = weights_identity(kind);
         batch::analyze_batch(
             &settings,
             jobs,
             &mut |i, r| {
                 emit(match r {
-                    Ok(a) => json::line(&PositionLine::new(&ids[i], kind.variant.name(), &a)),
+                    Ok(a) => json::line(&PositionLine::new(
+                        &ids[i],
+                        kind.variant.name(),
+                        weights.as_deref(),
+                        &a,
+                    )),
                     Err(e) => json::line(&ErrorLine {
                         id: Some(ids[i].clone()),
                         game: None,
@@ -484,6 +498,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         failed: None,
         thresholds: t,
         limits: describe(&limits),
+        weights: weights_identity(kind),
         review: args.review.is_some(),
         plot: args.plot.is_some(),
         reviewed_pdn: String::new(),
@@ -556,6 +571,8 @@ struct Reviews<'a> {
     thresholds: Thresholds,
     /// The search limits, for the review's comment.
     limits: String,
+    /// The weights that evaluate, for the move lines.
+    weights: Option<String>,
     review: bool,
     plot: bool,
     reviewed_pdn: String,
@@ -604,7 +621,11 @@ impl Reviews<'_> {
         let game = &self.games[g];
         let moves = review::review(replayed, &analyses, &self.thresholds);
         for m in &moves {
-            emit(json::line(&MoveLine::new(self.first_game + g + 1, m)));
+            emit(json::line(&MoveLine::new(
+                self.first_game + g + 1,
+                self.weights.as_deref(),
+                m,
+            )));
         }
         if self.review {
             let annotated = review::annotate(game, &moves, &self.limits);

@@ -5,6 +5,7 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use tiao::draughts::eval::patterns;
 use tiao::pdn;
 
 fn tiao() -> Command {
@@ -37,9 +38,9 @@ fn json_lines(stdout: &[u8]) -> Vec<Value> {
 }
 
 /// The keys of a position line, always all present.
-const POSITION_KEYS: [&str; 15] = [
+const POSITION_KEYS: [&str; 16] = [
     "id", "variant", "fen", "side", "best", "best_hub", "score", "win_in", "loss_in", "depth",
-    "seldepth", "pv", "nodes", "time_ms", "nps",
+    "seldepth", "pv", "nodes", "time_ms", "nps", "weights",
 ];
 
 #[test]
@@ -64,6 +65,8 @@ fn a_file_of_positions_gives_one_object_per_line() {
             assert!(l.get(k).is_some(), "{k} missing in {l}");
         }
         assert_eq!(l["variant"], "international");
+        // The embedded weights, named as `id` names them.
+        assert_eq!(l["weights"], patterns::identity("international"));
         assert_eq!(l["depth"], 4);
         assert!(l["score"].is_i64());
         assert!(l["nodes"].as_u64().unwrap() > 0);
@@ -162,6 +165,7 @@ fn a_pdn_file_gives_moves_a_review_and_plots() {
     assert_eq!(bad["move_number"], 3);
     assert!(bad["loss"].as_i64().unwrap() >= 60, "{bad}");
     assert!(["mistake", "blunder"].contains(&bad["judgement"].as_str().unwrap()));
+    assert_eq!(bad["weights"], patterns::identity("international"));
     for l in &lines[..10] {
         for k in ["before", "after"] {
             assert!(l[k].get("score").is_some() && l[k].get("win_in").is_some());

@@ -109,6 +109,26 @@ fn a_weights_file_is_what_the_engine_evaluates_with() {
     let line = out.lines().find(|l| l.starts_with("evaluation")).unwrap();
     assert!(line.contains(&format!("from {}", zero.display())), "{line}");
     assert!(!line.contains(&patterns::identity("flying-8x8")), "{line}");
+    // The JSON lines name the weights too: a copy of the embedded file by the embedded
+    // weights' identity (the checksum is the identity), the zero file by another.
+    let weights_of = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["weights"].as_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    let embedded_id = patterns::identity("flying-8x8");
+    assert!(weights_of(&embedded).iter().all(|w| *w == embedded_id));
+    let zero_ids = weights_of(&hand_made);
+    assert!(
+        zero_ids
+            .iter()
+            .all(|w| w.starts_with("flying-8x8:") && *w != embedded_id),
+        "{zero_ids:?}"
+    );
 
     // Self-play with the file: deterministic, and its games are the hand-made evaluation's.
     let run = |name: &str, extra: &[&str]| {
