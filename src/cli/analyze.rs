@@ -362,14 +362,14 @@ impl Bar {
     }
 }
 
-/// `--positions` and `--pdn`.
 /// The pattern weights the process evaluates `kind` with, as the JSON lines name them
 /// (`family:checksum`); `None` for Morris.
 fn weights_identity(kind: GameKind) -> Option<String> {
-    tiao::dispatch!(kind, R => Some(tiao::draughts::eval::active::identity(
-        tiao::draughts::eval::weights::Family::of::<R>())), morris => None)
+    use tiao::draughts::eval::{active, weights::Family};
+    tiao::dispatch!(kind, R => Some(active::identity(Family::of::<R>())), morris => None)
 }
 
+/// `--positions` and `--pdn`.
 fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
     let limits = limits_of(args, BATCH_DEPTH);
     let threads = args.threads.max(1);
