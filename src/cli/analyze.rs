@@ -372,6 +372,7 @@ fn weights_identity(kind: GameKind) -> Option<String> {
 /// `--positions` and `--pdn`.
 fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
     let limits = limits_of(args, BATCH_DEPTH);
+    let weights = weights_identity(kind);
     let threads = args.threads.max(1);
     let settings = Settings {
         kind,
@@ -422,7 +423,6 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         let ids = &ids[share.clone()];
         let jobs = &jobs[share];
         let bar = Bar::new(jobs.len(), "positions", args.quiet);
-        let weights = weights_identity(kind);
         batch::analyze_batch(
             &settings,
             jobs,
@@ -498,7 +498,7 @@ fn run_batch(args: &AnalyzeArgs, kind: GameKind) -> Result<(), String> {
         failed: None,
         thresholds: t,
         limits: describe(&limits),
-        weights: weights_identity(kind),
+        weights,
         review: args.review.is_some(),
         plot: args.plot.is_some(),
         reviewed_pdn: String::new(),
