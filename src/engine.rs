@@ -45,12 +45,13 @@
 //! the variant played ([`crate::book::embedded`]), or a file's of that variant; the choice among
 //! its moves is [`crate::book::choose`]'s, from a generator seeded per engine (`book-seed`).
 //!
-//! Pattern weights (option `weights`, [`Engine::set_weights`]): a weight file to evaluate with
-//! instead of the embedded weights of its family. It is the process's choice, not one engine's
-//! ([`crate::draughts::eval::active`]): an engine made or set with it makes every engine of the
-//! process evaluate with it; one made without it leaves the process's choice as it is (the
-//! commands choose a `--weights` file once, before their engines), and `weights=default` goes
-//! back to the embedded weights.
+//! Pattern weights (option `weights`, [`Engine::set_weights`]): weight files to evaluate with
+//! instead of the embedded weights of their families, at most one a family (a list in the
+//! system's path-list form: `a.tpw:b.tpw` on Unix). It is the process's choice, not one
+//! engine's ([`crate::draughts::eval::active`]): an engine made or set with them makes every
+//! engine of the process evaluate with them; one made without leaves the process's choice as it
+//! is (the commands choose their `--weights` files once, before their engines), and
+//! `weights=default` goes back to the embedded weights.
 
 mod outbox;
 
@@ -283,12 +284,12 @@ pub struct EngineOptions {
     pub builtin_tables: bool,
     /// The opening book (off by default: see [`BookOptions`]).
     pub book: BookOptions,
-    /// A pattern-weight file to evaluate with instead of the embedded weights of its family
-    /// (`weights`). The process's choice, not one engine's ([`crate::draughts::eval::active`]):
-    /// every engine of the process evaluates with it. `None` at [`Engine::new`] leaves the
-    /// process's choice as it is; [`Engine::set_weights`] with `None` chooses the embedded
-    /// weights.
-    pub weights: Option<PathBuf>,
+    /// Pattern-weight files to evaluate with instead of the embedded weights of their
+    /// families, at most one a family (`weights`). The process's choice, not one engine's
+    /// ([`crate::draughts::eval::active`]): every engine of the process evaluates with them.
+    /// None at [`Engine::new`] leaves the process's choice as it is; [`Engine::set_weights`]
+    /// with none chooses the embedded weights.
+    pub weights: Vec<PathBuf>,
 }
 
 /// Plies from the start within which the book's choices are random by default (`book-ply`).
@@ -410,7 +411,7 @@ impl Default for EngineOptions {
             egdb_check: TableCheck::AtOpen,
             builtin_tables: true,
             book: BookOptions::default(),
-            weights: None,
+            weights: Vec::new(),
         }
     }
 }
@@ -443,11 +444,7 @@ impl EngineOptions {
                     .ok_or_else(|| format!("bad value '{value}' (expected true or false)"))?;
             }
             "weights" => {
-                let v = value.trim();
-                self.weights = match v.to_ascii_lowercase().as_str() {
-                    "" | "default" | "embedded" | "none" => None,
-                    _ => Some(PathBuf::from(v)),
-                };
+                self.weights = weight_files(value);
             }
             k if BookOptions::NAMES.contains(&k) => self.book.set(k, value)?,
             k if TimeParams::NAMES.contains(&k) => {
@@ -948,6 +945,49 @@ fn read_book_file(path: &Path, variant: Variant) -> Result<Arc<Book>, EngineErro
         })
 }
 
+/// The files of the option `weights`'s value: none for `default` (also `embedded`, `none` or
+/// nothing), else one path, or a list in the system's path-list form (`a.tpw:b.tpw` on Unix,
+/// `;` on Windows) unless the whole value names a file.
+pub fn weight_files(value: &str) -> Vec<PathBuf> {
+    let v = value.trim();
+    match v.to_ascii_lowercase().as_str() {
+        "" | "default" | "embedded" | "none" => Vec::new(),
+        _ if std::path::Path::new(v).is_file() => vec![PathBuf::from(v)],
+        _ => std::env::split_paths(v)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect(),
+    }
+}
+
+/// The option `weights`'s value for `paths`, as [`weight_files`] reads it back: `default`, or
+/// the paths in the system's path-list form.
+pub fn weights_value(paths: &[PathBuf]) -> String {
+    if paths.is_empty() {
+        return "default".to_string();
+    }
+    match std::env::join_paths(paths) {
+        Ok(v) => v.to_string_lossy().into_owned(),
+        // A path holding the separator: shown as it is (it cannot be one of a list).
+        Err(_) => paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(if cfg!(windows) { ";" } else { ":" }),
+    }
+}
+
+/// Reads and checks every weight file of `paths` whole, at most one a family (nothing chosen
+/// yet).
+fn read_weights(paths: &[PathBuf]) -> Result<Vec<active::WeightsFile>, EngineError> {
+    let files = paths
+        .iter()
+        .map(|p| active::WeightsFile::read(p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(weights_error)?;
+    active::one_a_family(&files).map_err(weights_error)?;
+    Ok(files)
+}
+
 /// A weight file refused, as the option `weights`'s error.
 fn weights_error(e: active::WeightsFileError) -> EngineError {
     EngineError::BadOption {
@@ -983,12 +1023,7 @@ impl Engine {
         let book_seed = options.book.seed.unwrap_or_else(own_seed);
         // Read and checked now; chosen once nothing else can fail, so a refused engine leaves
         // the process's weights as they were.
-        let weights = options
-            .weights
-            .as_deref()
-            .map(active::WeightsFile::read)
-            .transpose()
-            .map_err(weights_error)?;
+        let weights = read_weights(&options.weights)?;
         let tables = session.open_tables(
             egdb_dir(&options.egdb)?.as_deref(),
             options.egdb_check,
@@ -1008,7 +1043,7 @@ impl Engine {
             book_rng: Rng::new(book_seed),
             book_seed,
         };
-        if weights.is_some() {
+        if !weights.is_empty() {
             active::choose(weights).map_err(weights_error)?;
         }
         // The embedded book and weights are decoded now, not at the first `go`, whose clock
@@ -1018,21 +1053,18 @@ impl Engine {
         Ok(engine)
     }
 
-    /// Evaluates with the pattern weights of the file at `path` (its family's; every other
-    /// family's embedded ones), or with the embedded weights of every family (`None`): the
-    /// process's choice ([`crate::draughts::eval::active`]). A running search is stopped and
-    /// joined first, and the table is cleared (its scores are the old weights'). A file that is
-    /// refused changes nothing.
-    pub fn set_weights(&mut self, path: Option<PathBuf>) -> Result<(), EngineError> {
-        let file = path
-            .as_deref()
-            .map(active::WeightsFile::read)
-            .transpose()
-            .map_err(weights_error)?;
+    /// Evaluates with the pattern weights of the files at `paths` (each its family's, at most
+    /// one a family; every other family its embedded ones), or with the embedded weights of
+    /// every family (no path): the process's choice ([`crate::draughts::eval::active`]). A
+    /// running search is stopped and joined first, and the table is cleared (its scores are the
+    /// old weights'). Files that are refused (one of them unreadable, two of one family) change
+    /// nothing.
+    pub fn set_weights(&mut self, paths: Vec<PathBuf>) -> Result<(), EngineError> {
+        let files = read_weights(&paths)?;
         self.halt();
-        active::choose(file).map_err(weights_error)?;
+        active::choose(files).map_err(weights_error)?;
         self.tt.clear();
-        self.options.weights = path;
+        self.options.weights = paths;
         Ok(())
     }
 
@@ -1579,6 +1611,31 @@ pub(crate) mod tests {
         assert!(e.set_option("time-stable", "lots").is_err());
         assert!(e.set_option("time-adapt", "2").is_err());
         assert_eq!(e.options.time, before);
+    }
+
+    #[test]
+    fn the_weights_value_is_a_path_list_read_back_as_written() {
+        for v in ["", "default", " Embedded ", "none"] {
+            assert!(weight_files(v).is_empty(), "{v}");
+        }
+        assert_eq!(weights_value(&[]), "default");
+        let one = vec![PathBuf::from("no/such/fit.tpw")];
+        assert_eq!(weight_files("no/such/fit.tpw"), one);
+        let two = vec![PathBuf::from("a/ru.tpw"), PathBuf::from("b/intl.tpw")];
+        let value = weights_value(&two);
+        assert_eq!(weight_files(&value), two);
+        // An empty entry of a list (`a::b`, a trailing separator) is no file.
+        let sep = if cfg!(windows) { ';' } else { ':' };
+        assert_eq!(
+            weight_files(&format!("a/ru.tpw{sep}{sep}b/intl.tpw{sep}")),
+            two
+        );
+        // A file whose whole name holds the separator is one file, not a list.
+        let dir = fresh_dir("weights-value");
+        let odd = dir.join(format!("fit{sep}1.tpw"));
+        std::fs::write(&odd, b"x").unwrap();
+        assert_eq!(weight_files(odd.to_str().unwrap()), vec![odd.clone()]);
+        std::fs::remove_dir_all(dir).ok();
     }
 
     #[test]

@@ -80,7 +80,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         use tiao::draughts::eval::active::{self, WeightsFile};
         let file = WeightsFile::read(w).map_err(|e| format!("--weights {e}"))?;
         let family = file.family();
-        active::choose(Some(file)).map_err(|e| format!("--weights {e}"))?;
+        active::choose(vec![file]).map_err(|e| format!("--weights {e}"))?;
         set += &format!(" weights {}", active::identity(family));
     }
     println!(

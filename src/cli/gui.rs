@@ -35,9 +35,10 @@ pub struct GuiArgs {
     #[command(flatten)]
     egdb: super::EgdbArgs,
     /// A pattern-weight file (`tiao tune --out`) to evaluate with instead of the embedded
-    /// weights of its family (the variants of the other families keep theirs).
+    /// weights of its family; repeatable, one file a family (the other families keep their
+    /// embedded weights).
     #[arg(long, value_name = "FILE")]
-    weights: Option<std::path::PathBuf>,
+    weights: Vec<std::path::PathBuf>,
     /// The engine plays without its opening book.
     #[arg(long)]
     no_book: bool,

@@ -22,10 +22,11 @@ pub struct HubArgs {
     #[arg(long, conflicts_with = "book")]
     no_book: bool,
     /// A pattern-weight file (`tiao tune --out`) to evaluate with instead of the embedded
-    /// weights of its family (Hub parameter `weights`); the variants of the other families keep
-    /// theirs. Refused unless it is a whole, undamaged weight file.
+    /// weights of its family (Hub parameter `weights`); repeatable, one file a family (a
+    /// russian fit and an international one); the other families keep their embedded weights.
+    /// Refused unless each is a whole, undamaged weight file.
     #[arg(long, value_name = "FILE")]
-    weights: Option<std::path::PathBuf>,
+    weights: Vec<std::path::PathBuf>,
 }
 
 pub fn run(args: HubArgs) -> Result<(), String> {

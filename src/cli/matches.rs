@@ -177,10 +177,14 @@ fn builtin_weights(
         && x.options.weights != y.options.weights
     {
         let name = |c: &tiao::matches::EngineConfig| {
-            c.options.weights.as_ref().map_or_else(
-                || "the embedded weights".to_string(),
-                |p| format!("weights={}", p.display()),
-            )
+            if c.options.weights.is_empty() {
+                "the embedded weights".to_string()
+            } else {
+                format!(
+                    "weights={}",
+                    tiao::engine::weights_value(&c.options.weights)
+                )
+            }
         };
         return Err(format!(
             "the built-in engines evaluate with one process's pattern weights, but '{}' \
@@ -192,9 +196,14 @@ fn builtin_weights(
             name(y)
         ));
     }
-    match builtin.iter().find_map(|c| c.options.weights.as_deref()) {
-        Some(path) => super::choose_weights(kind, path, "weights="),
-        None => Ok(()),
+    // A match plays one variant: each file must be of its family.
+    match builtin.first().map(|c| &c.options.weights[..]) {
+        Some([path]) => super::choose_weights(kind, path, "weights="),
+        Some([]) | None => Ok(()),
+        Some(paths) => Err(format!(
+            "weights={}: a match plays one variant, and one weight file is read for it",
+            tiao::engine::weights_value(paths)
+        )),
     }
 }
 

@@ -134,7 +134,7 @@ pub fn choose_weights(kind: GameKind, path: &std::path::Path, option: &str) -> R
         "{option}{}: morris has no pattern weights (its evaluation is hand-made)",
         path.display()
     )));
-    active::choose(Some(file.map_err(|e| format!("{option}{e}"))?))
+    active::choose(vec![file.map_err(|e| format!("{option}{e}"))?])
         .map_err(|e| format!("{option}{e}"))
 }
 

@@ -357,3 +357,108 @@ fn the_hub_sets_weights_refuses_bad_ones_and_goes_back() {
     std::fs::remove_file(zero).ok();
     std::fs::remove_file(garbage).ok();
 }
+
+/// An international file whose patterns are all zero.
+fn zero_international() -> PathBuf {
+    let w = PatternWeights::zero("international", 5, patterns::SHAPES_4X4);
+    file_with("zero-international.tpw", &w.to_bytes())
+}
+
+#[test]
+fn one_hub_holds_a_file_for_each_family_and_refuses_two_of_one() {
+    let (flying, international) = (zero_file(), zero_international());
+    let id_of = |out: &[String]| out.iter().find(|l| l.starts_with("id ")).unwrap().clone();
+    let param_of = |out: &[String]| {
+        out.iter()
+            .find(|l| l.contains("name=weights"))
+            .unwrap()
+            .clone()
+    };
+    // `--weights` twice, one file a family: `id` names both files' weights, not the embedded
+    // ones, and English keeps its embedded weights.
+    let out = hub(
+        &[
+            "--weights",
+            flying.to_str().unwrap(),
+            "--weights",
+            international.to_str().unwrap(),
+        ],
+        &["hub".to_string()],
+        false,
+    );
+    let id = id_of(&out);
+    assert!(!id.contains(&patterns::identity("flying-8x8")), "{id}");
+    assert!(!id.contains(&patterns::identity("international")), "{id}");
+    assert!(id.contains(&patterns::identity("english")), "{id}");
+    // The parameter lists both, in the system's path-list form, and setting that value back
+    // (a GUI echoing it) is accepted and names both files.
+    let param = param_of(&out);
+    let joined = std::env::join_paths([&flying, &international]).unwrap();
+    let joined = joined.to_str().unwrap();
+    assert!(param.contains(joined), "{param}");
+    let out = hub(
+        &[],
+        &[
+            "hub".to_string(),
+            format!("set-param name=weights value={joined}"),
+        ],
+        false,
+    );
+    let info = out
+        .iter()
+        .find(|l| l.starts_with("info message=\"weights:"))
+        .unwrap();
+    for f in [&flying, &international] {
+        assert!(info.contains(&format!("from {}", f.display())), "{info}");
+    }
+    assert!(
+        info.contains("english:") && info.contains("(embedded)"),
+        "{info}"
+    );
+    // Two files of one family: refused by name, the weights as they were.
+    let twice = zero_file();
+    let out = hub(
+        &[],
+        &[
+            format!("set-param name=weights value={}", international.display()),
+            "hub".to_string(),
+            format!(
+                "set-param name=weights value={}",
+                std::env::join_paths([&flying, &twice])
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+            ),
+            "hub".to_string(),
+        ],
+        false,
+    );
+    let error = out.iter().find(|l| l.starts_with("error")).unwrap();
+    assert!(
+        error.contains("two weight files of family flying-8x8")
+            && error.contains(flying.to_str().unwrap())
+            && error.contains(twice.to_str().unwrap()),
+        "{error}"
+    );
+    let ids: Vec<&String> = out.iter().filter(|l| l.starts_with("id ")).collect();
+    assert_eq!(ids.len(), 2, "{out:?}");
+    assert_eq!(ids[0], ids[1], "the refused pair changed the weights");
+    assert!(!ids[1].contains(&patterns::identity("international")));
+    assert!(ids[1].contains(&patterns::identity("flying-8x8")));
+    // The command line refuses the same.
+    let out = Command::new(env!("CARGO_BIN_EXE_tiao"))
+        .args(["hub", "--weights", flying.to_str().unwrap()])
+        .args(["--weights", twice.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("two weight files of family flying-8x8"),
+        "{text}"
+    );
+    for f in [flying, international, twice] {
+        std::fs::remove_file(f).ok();
+    }
+}

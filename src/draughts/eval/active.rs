@@ -4,9 +4,11 @@
 //!
 //! **Process-wide, one choice.** The evaluation is a plain function of the position (no engine
 //! is passed to it), so the choice is the process's: every engine of a process evaluates with
-//! the same weights. A choice ([`choose`]) is one file or none: the file's family (named in its
-//! header) reads it, every other family its embedded weights. `tiao match` therefore refuses
-//! built-in engines that name different weights (external engines are processes of their own).
+//! the same weights. A choice ([`choose`]) is a set of files, at most one a family: each file's
+//! family (named in its header) reads it, every other family its embedded weights; the empty
+//! set is the embedded weights everywhere. So one process (a Hub engine that plays russian and
+//! international) can hold a fit of each family. `tiao match` refuses built-in engines that
+//! name different weights (external engines are processes of their own).
 //!
 //! Invariants:
 //! - a file is read and checked whole (header, family, shapes, checksum) before anything
@@ -67,7 +69,7 @@ impl Slots {
     }
 }
 
-static SLOTS: [Slots; 3] = [Slots::new(), Slots::new(), Slots::new()];
+static SLOTS: [Slots; Family::ALL.len()] = [Slots::new(), Slots::new(), Slots::new()];
 
 /// Serialises the choosers (the evaluation takes no lock).
 static CHOOSING: Mutex<()> = Mutex::new(());
@@ -102,6 +104,12 @@ pub enum WeightsFileError {
     },
     /// [`MAX_FILES`] distinct files of the family are loaded in this process already.
     TooMany(PathBuf, Family),
+    /// Two files of one family in one choice (each family reads one).
+    SameFamily {
+        first: PathBuf,
+        second: PathBuf,
+        family: Family,
+    },
 }
 
 impl fmt::Display for WeightsFileError {
@@ -138,6 +146,17 @@ impl fmt::Display for WeightsFileError {
                 "{}: {MAX_FILES} different {} weight files are loaded in this process \
                  already; start the engine again to load more",
                 p.display(),
+                family.name()
+            ),
+            WeightsFileError::SameFamily {
+                first,
+                second,
+                family,
+            } => write!(
+                f,
+                "{} and {}: two weight files of family {} (each family reads one)",
+                first.display(),
+                second.display(),
                 family.name()
             ),
         }
@@ -225,41 +244,52 @@ fn engine_table<G: Geometry>(
     PatternWeights::parse(bytes, family, G::W).map(|w| EnginePatterns::new::<G>(&w))
 }
 
-/// Makes `file` the process's weights (its family reads it, every other family its embedded
-/// weights), or, with `None`, the embedded weights of every family. On error nothing changes.
-pub fn choose(file: Option<WeightsFile>) -> Result<(), WeightsFileError> {
+/// Refused when two of `files` are of one family (a choice holds at most one a family).
+pub fn one_a_family(files: &[WeightsFile]) -> Result<(), WeightsFileError> {
+    for (i, a) in files.iter().enumerate() {
+        if let Some(b) = files[..i].iter().find(|b| b.family == a.family) {
+            return Err(WeightsFileError::SameFamily {
+                first: b.loaded.path.clone(),
+                second: a.loaded.path.clone(),
+                family: a.family,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Makes `files` the process's weights: each file's family reads it, every other family its
+/// embedded weights (no file: the embedded weights of every family). Refused, and nothing
+/// changes, when two files are of one family or a family has no slot left for a new file.
+pub fn choose(files: Vec<WeightsFile>) -> Result<(), WeightsFileError> {
+    one_a_family(&files)?;
     let _guard = CHOOSING.lock().unwrap_or_else(PoisonError::into_inner);
-    let chosen = match file {
-        None => None,
-        Some(file) => {
-            let slots = &SLOTS[file.family as usize];
-            let same = slots
+    // Every file's slot is found before any is filled: a refusal changes nothing.
+    let mut placed = Vec::with_capacity(files.len());
+    for file in files {
+        let slots = &SLOTS[file.family as usize];
+        let same = slots
+            .files
+            .iter()
+            .position(|s| s.get().is_some_and(|l| l.checksum == file.loaded.checksum));
+        let index = match same {
+            Some(i) => i,
+            None => slots
                 .files
                 .iter()
-                .position(|s| s.get().is_some_and(|l| l.checksum == file.loaded.checksum));
-            let index = match same {
-                Some(i) => i,
-                None => {
-                    let i = slots
-                        .files
-                        .iter()
-                        .position(|s| s.get().is_none())
-                        .ok_or_else(|| {
-                            WeightsFileError::TooMany(file.loaded.path.clone(), file.family)
-                        })?;
-                    // Under the lock, so the slot is still empty: `set` fills it.
-                    let _ = slots.files[i].set(file.loaded);
-                    i
-                }
-            };
-            Some((file.family, index + 1))
-        }
-    };
-    for (f, slots) in SLOTS.iter().enumerate() {
-        let index = match chosen {
-            Some((family, index)) if family as usize == f => index,
-            _ => 0,
+                .position(|s| s.get().is_none())
+                .ok_or_else(|| WeightsFileError::TooMany(file.loaded.path.clone(), file.family))?,
         };
+        placed.push((file, index));
+    }
+    let mut chosen = [0; Family::ALL.len()];
+    for (file, index) in placed {
+        // Under the lock, so an empty slot is still empty: `set` fills it (a file already
+        // loaded under the same checksum keeps its slot).
+        let _ = SLOTS[file.family as usize].files[index].set(file.loaded);
+        chosen[file.family as usize] = index + 1;
+    }
+    for (slots, index) in SLOTS.iter().zip(chosen) {
         slots.current.store(index, Ordering::Release);
     }
     Ok(())

@@ -462,10 +462,7 @@ impl Hub {
             },
             ParamDecl {
                 name: "weights",
-                value: options
-                    .weights
-                    .as_ref()
-                    .map_or_else(|| "default".to_string(), |f| f.display().to_string()),
+                value: engine::weights_value(&options.weights),
                 kind: ParamType::String,
             },
             ParamDecl {
