@@ -965,15 +965,13 @@ pub fn weights_value(paths: &[PathBuf]) -> String {
     if paths.is_empty() {
         return "default".to_string();
     }
-    match std::env::join_paths(paths) {
-        Ok(v) => v.to_string_lossy().into_owned(),
-        // A path holding the separator: shown as it is (it cannot be one of a list).
-        Err(_) => paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(if cfg!(windows) { ";" } else { ":" }),
-    }
+    // What `std::env::join_paths` writes, without its refusal of a path holding the separator
+    // (such a path is shown as it is; alone it reads back as the file it names).
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(if cfg!(windows) { ";" } else { ":" })
 }
 
 /// Reads and checks every weight file of `paths` whole, at most one a family (nothing chosen

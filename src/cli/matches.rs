@@ -176,15 +176,9 @@ fn builtin_weights(
     if let [x, y] = builtin[..]
         && x.options.weights != y.options.weights
     {
-        let name = |c: &tiao::matches::EngineConfig| {
-            if c.options.weights.is_empty() {
-                "the embedded weights".to_string()
-            } else {
-                format!(
-                    "weights={}",
-                    tiao::engine::weights_value(&c.options.weights)
-                )
-            }
+        let name = |c: &tiao::matches::EngineConfig| match &c.options.weights[..] {
+            [] => "the embedded weights".to_string(),
+            w => format!("weights={}", tiao::engine::weights_value(w)),
         };
         return Err(format!(
             "the built-in engines evaluate with one process's pattern weights, but '{}' \

@@ -69,7 +69,7 @@ impl Slots {
     }
 }
 
-static SLOTS: [Slots; Family::ALL.len()] = [Slots::new(), Slots::new(), Slots::new()];
+static SLOTS: [Slots; Family::ALL.len()] = [const { Slots::new() }; Family::ALL.len()];
 
 /// Serialises the choosers (the evaluation takes no lock).
 static CHOOSING: Mutex<()> = Mutex::new(());
