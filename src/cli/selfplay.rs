@@ -186,10 +186,11 @@ fn run_rules<R: Rules>(args: &SelfplayArgs, kind: GameKind) -> Result<(), String
         .build()
         .map_err(|e| format!("thread pool: {e}"))?;
     eprintln!(
-        "selfplay {}: {} games of {} (shard {shard}/{shards}), {} nodes/move, {} opening plies, \
-         seed {}{}, {} threads -> {}",
+        "selfplay {}: {} games to play, {} of {} written before (shard {shard}/{shards}), {} \
+         nodes/move, {} opening plies, seed {}{}, {} threads -> {}",
         kind.variant.name(),
         todo.len(),
+        mine.len() - todo.len(),
         mine.len(),
         args.nodes,
         settings.opening_plies,

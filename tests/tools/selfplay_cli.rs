@@ -47,6 +47,11 @@ fn selfplay_is_deterministic_resumable_and_shardable() {
     let (out, err, ok) = selfplay(&whole, "6", &[]);
     assert!(ok, "{err}");
     assert!(out.contains("6 games"), "{out}");
+    // The first line says what is left to play, not what the run will have played.
+    assert!(
+        err.contains("6 games to play, 0 of 6 written before"),
+        "{err}"
+    );
     let all = records(&whole);
     assert!(!all.is_empty());
     // Cut inside the last chunk: the run resumes and writes the same file.
@@ -56,10 +61,18 @@ fn selfplay_is_deterministic_resumable_and_shardable() {
     let (_, err, ok) = selfplay(&cut, "6", &[]);
     assert!(ok, "{err}");
     assert!(err.contains("resuming after game 4"), "{err}");
+    assert!(
+        err.contains("2 games to play, 4 of 6 written before"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&cut).unwrap(), bytes);
     // Run again complete: nothing to add.
     let (_, err, ok) = selfplay(&cut, "6", &[]);
     assert!(ok && err.contains("resuming after game 6"), "{err}");
+    assert!(
+        err.contains("0 games to play, 6 of 6 written before"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&cut).unwrap(), bytes);
     // Two shards concatenated hold the same positions.
     let (s0, s1) = (temp("s0.tsd"), temp("s1.tsd"));
