@@ -965,13 +965,19 @@ pub fn weights_value(paths: &[PathBuf]) -> String {
     if paths.is_empty() {
         return "default".to_string();
     }
-    // What `std::env::join_paths` writes, without its refusal of a path holding the separator
-    // (such a path is shown as it is; alone it reads back as the file it names).
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(if cfg!(windows) { ";" } else { ":" })
+    // The system's own join, so that `split_paths` reads it back (on Windows it quotes a path
+    // holding `;`). Where it refuses (a `:` in a Unix path), the paths are shown as they are:
+    // such a path alone reads back as the file it names.
+    std::env::join_paths(paths).map_or_else(
+        |_| {
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(if cfg!(windows) { ";" } else { ":" })
+        },
+        |v| v.to_string_lossy().into_owned(),
+    )
 }
 
 /// Reads and checks every weight file of `paths` whole, at most one a family (nothing chosen
