@@ -12,11 +12,15 @@
 //! - an empty frame (two NULs in a row) is reported as [`FrameError::Empty`], which the session
 //!   ignores.
 //!
-//! [`FrameReader`] runs a [`Deframer`] over any [`Read`]; [`encode`] writes a frame.
+//! [`FrameReader`] runs a [`Deframer`] over any [`Read`], and stamps each frame with the moment
+//! the read that completed it returned ([`FrameReader::arrived`]): frames that came in one read
+//! share its stamp however late they are handed on, so a session can tell what the peer sent
+//! before it could have seen a message of ours. [`encode`] writes a frame.
 
 use super::message::MAX_LEN;
 use std::fmt;
 use std::io::{self, Read};
+use std::time::Instant;
 
 /// A frame that is not a DXP message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,7 +126,10 @@ pub enum Incoming {
 pub struct FrameReader<R: Read> {
     inner: R,
     deframer: Deframer,
-    ready: std::collections::VecDeque<Result<String, FrameError>>,
+    /// Frames read and not yet returned, each with the end of the read that completed it.
+    ready: std::collections::VecDeque<(Result<String, FrameError>, Instant)>,
+    /// The stamp of the frame last returned.
+    arrived: Option<Instant>,
     done: bool,
 }
 
@@ -133,8 +140,15 @@ impl<R: Read> FrameReader<R> {
             inner,
             deframer: Deframer::new(),
             ready: Default::default(),
+            arrived: None,
             done: false,
         }
+    }
+
+    /// When the read that completed the frame last returned by [`FrameReader::next_frame`]
+    /// returned (`None` before the first frame).
+    pub fn arrived(&self) -> Option<Instant> {
+        self.arrived
     }
 
     /// The next frame, blocking on the stream as needed. After `Closed` or `Failed`, returns
@@ -143,7 +157,8 @@ impl<R: Read> FrameReader<R> {
         let mut chunk = [0u8; 1024];
         let mut out = Vec::new();
         loop {
-            if let Some(f) = self.ready.pop_front() {
+            if let Some((f, at)) = self.ready.pop_front() {
+                self.arrived = Some(at);
                 return match f {
                     Ok(s) => Incoming::Frame(s),
                     Err(e) => Incoming::Bad(e),
@@ -157,8 +172,9 @@ impl<R: Read> FrameReader<R> {
             match self.inner.read(&mut chunk) {
                 Ok(0) => self.done = true,
                 Ok(n) => {
+                    let at = Instant::now();
                     self.deframer.push(&chunk[..n], &mut out);
-                    self.ready.extend(out.drain(..));
+                    self.ready.extend(out.drain(..).map(|f| (f, at)));
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
@@ -267,5 +283,34 @@ mod tests {
         assert!(matches!(r.next_frame(), Incoming::Closed { pending: 3 }));
         assert!(matches!(r.next_frame(), Incoming::Closed { .. }));
         assert_eq!(encode("E00"), b"E00\0");
+    }
+
+    /// Reads one chunk a call.
+    struct Chunks(Vec<&'static [u8]>);
+
+    impl Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let c = self.0.remove(0);
+            buf[..c.len()].copy_from_slice(c);
+            Ok(c.len())
+        }
+    }
+
+    #[test]
+    fn frames_of_one_read_share_its_stamp() {
+        let mut r = FrameReader::new(Chunks(vec![b"R01\0M0001192300\0M00", b"01322800\0"]));
+        assert!(r.arrived().is_none());
+        assert!(matches!(r.next_frame(), Incoming::Frame(s) if s == "R01"));
+        let first = r.arrived().unwrap();
+        // Handed on later, stamped as read: with the frame before it.
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(matches!(r.next_frame(), Incoming::Frame(s) if s == "M0001192300"));
+        assert_eq!(r.arrived(), Some(first));
+        // Completed by the next read: its own, later stamp.
+        assert!(matches!(r.next_frame(), Incoming::Frame(s) if s == "M0001322800"));
+        assert!(r.arrived().unwrap() > first);
     }
 }

@@ -43,10 +43,11 @@
 //! repeating them nor flood the log.
 //!
 //! Faults: a frame that is not a message, a message that does not read, an illegal move, or a
-//! message the state does not allow (a MOVE out of turn, a GAMEREQ from the follower, ...) logs
-//! an `error:` line, tells the peer in a CHAT, records the game in progress as lost by the peer,
-//! and ends the connection. A disconnection in the middle of a game records it as lost by the
-//! peer too. Nothing the peer sends can panic the session.
+//! message the state does not allow (a MOVE out of turn, or one that arrived before our MOVE was
+//! sent, a GAMEREQ from the follower, ...) logs an `error:` line, tells the peer in a CHAT,
+//! records the game in progress as lost by the peer, and ends the connection. A disconnection in
+//! the middle of a game records it as lost by the peer too. Nothing the peer sends can panic the
+//! session.
 
 use super::clock::{Caps, Clock};
 use super::framing::{FrameError, FrameReader, Incoming, encode};
@@ -226,6 +227,9 @@ struct Live {
     peer_total: Duration,
     /// When the side to move started thinking.
     turn_started: Instant,
+    /// When our last MOVE of the game was sent (stamped just before it was written): a MOVE of
+    /// the peer that arrived before it was sent before the peer could see it, out of turn.
+    our_move_sent: Option<Instant>,
     /// The running search: its id and purpose.
     search: Option<(u64, Purpose)>,
 }
@@ -831,6 +835,7 @@ impl<'a> Session<'a> {
             peer_used: Duration::ZERO,
             peer_total,
             turn_started: at,
+            our_move_sent: None,
             search: None,
         };
         self.state = State::Playing(Box::new(live));
@@ -973,6 +978,7 @@ impl<'a> Session<'a> {
         let pdn = pos.move_to_pdn(&m);
         live.game.play(m);
         live.turn_started = now;
+        live.our_move_sent = Some(now);
         let line = format!(
             "game {number}: tiao plays {pdn} in {:.3} s (depth {}, score {}, {} nodes); clock {:.3} s left",
             secs(used),
@@ -1013,6 +1019,15 @@ impl<'a> Session<'a> {
         if live.game.our_turn() {
             self.fault(&format!(
                 "MOVE {} out of turn (tiao is to move)",
+                m.describe()
+            ));
+            return;
+        }
+        // Sent while tiao was to move, read only after tiao moved (tiao's move came at once, from
+        // the book, before the frame was read): as out of turn, whatever the threads' order.
+        if live.our_move_sent.is_some_and(|sent| at < sent) {
+            self.fault(&format!(
+                "MOVE {} out of turn (it arrived before tiao's move was sent)",
                 m.describe()
             ));
             return;
@@ -1213,7 +1228,8 @@ fn describe(s: Status) -> String {
     }
 }
 
-/// The reader thread: frames in, stamped with their arrival.
+/// The reader thread: frames in, stamped with their arrival (the end of the read that completed
+/// them, see [`FrameReader::arrived`]).
 fn spawn_reader(stream: TcpStream, tx: Sender<Input>) -> JoinHandle<()> {
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(stream);
@@ -1221,11 +1237,11 @@ fn spawn_reader(stream: TcpStream, tx: Sender<Input>) -> JoinHandle<()> {
             let input = match reader.next_frame() {
                 Incoming::Frame(text) => Input::Frame {
                     text,
-                    at: Instant::now(),
+                    at: reader.arrived().unwrap_or_else(Instant::now),
                 },
                 Incoming::Bad(error) => Input::Bad {
                     error,
-                    at: Instant::now(),
+                    at: reader.arrived().unwrap_or_else(Instant::now),
                 },
                 Incoming::Closed { pending } => {
                     let why = if pending > 0 {
