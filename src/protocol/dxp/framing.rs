@@ -128,8 +128,8 @@ pub struct FrameReader<R: Read> {
     deframer: Deframer,
     /// Frames read and not yet returned, each with the end of the read that completed it.
     ready: std::collections::VecDeque<(Result<String, FrameError>, Instant)>,
-    /// The stamp of the frame last returned.
-    arrived: Option<Instant>,
+    /// The stamp of the frame last returned (the reader's creation before the first).
+    arrived: Instant,
     done: bool,
 }
 
@@ -140,14 +140,14 @@ impl<R: Read> FrameReader<R> {
             inner,
             deframer: Deframer::new(),
             ready: Default::default(),
-            arrived: None,
+            arrived: Instant::now(),
             done: false,
         }
     }
 
     /// When the read that completed the frame last returned by [`FrameReader::next_frame`]
-    /// returned (`None` before the first frame).
-    pub fn arrived(&self) -> Option<Instant> {
+    /// returned (the reader's creation before the first frame).
+    pub fn arrived(&self) -> Instant {
         self.arrived
     }
 
@@ -158,7 +158,7 @@ impl<R: Read> FrameReader<R> {
         let mut out = Vec::new();
         loop {
             if let Some((f, at)) = self.ready.pop_front() {
-                self.arrived = Some(at);
+                self.arrived = at;
                 return match f {
                     Ok(s) => Incoming::Frame(s),
                     Err(e) => Incoming::Bad(e),
@@ -302,15 +302,16 @@ mod tests {
     #[test]
     fn frames_of_one_read_share_its_stamp() {
         let mut r = FrameReader::new(Chunks(vec![b"R01\0M0001192300\0M00", b"01322800\0"]));
-        assert!(r.arrived().is_none());
+        let created = r.arrived();
         assert!(matches!(r.next_frame(), Incoming::Frame(s) if s == "R01"));
-        let first = r.arrived().unwrap();
+        let first = r.arrived();
+        assert!(first >= created);
         // Handed on later, stamped as read: with the frame before it.
         std::thread::sleep(std::time::Duration::from_millis(2));
         assert!(matches!(r.next_frame(), Incoming::Frame(s) if s == "M0001192300"));
-        assert_eq!(r.arrived(), Some(first));
+        assert_eq!(r.arrived(), first);
         // Completed by the next read: its own, later stamp.
         assert!(matches!(r.next_frame(), Incoming::Frame(s) if s == "M0001322800"));
-        assert!(r.arrived().unwrap() > first);
+        assert!(r.arrived() > first);
     }
 }

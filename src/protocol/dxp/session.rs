@@ -227,9 +227,6 @@ struct Live {
     peer_total: Duration,
     /// When the side to move started thinking.
     turn_started: Instant,
-    /// When our last MOVE of the game was sent (stamped just before it was written): a MOVE of
-    /// the peer that arrived before it was sent before the peer could see it, out of turn.
-    our_move_sent: Option<Instant>,
     /// The running search: its id and purpose.
     search: Option<(u64, Purpose)>,
 }
@@ -835,7 +832,6 @@ impl<'a> Session<'a> {
             peer_used: Duration::ZERO,
             peer_total,
             turn_started: at,
-            our_move_sent: None,
             search: None,
         };
         self.state = State::Playing(Box::new(live));
@@ -978,7 +974,6 @@ impl<'a> Session<'a> {
         let pdn = pos.move_to_pdn(&m);
         live.game.play(m);
         live.turn_started = now;
-        live.our_move_sent = Some(now);
         let line = format!(
             "game {number}: tiao plays {pdn} in {:.3} s (depth {}, score {}, {} nodes); clock {:.3} s left",
             secs(used),
@@ -1023,9 +1018,10 @@ impl<'a> Session<'a> {
             ));
             return;
         }
-        // Sent while tiao was to move, read only after tiao moved (tiao's move came at once, from
-        // the book, before the frame was read): as out of turn, whatever the threads' order.
-        if live.our_move_sent.is_some_and(|sent| at < sent) {
+        // Arrived before the peer's turn began (before our MOVE was sent, stamped just before it
+        // was written), though handled after it (our move came at once, from the book, before the
+        // reader handed the frame on): out of turn too, whatever the threads' order.
+        if at < live.turn_started {
             self.fault(&format!(
                 "MOVE {} out of turn (it arrived before tiao's move was sent)",
                 m.describe()
@@ -1237,11 +1233,11 @@ fn spawn_reader(stream: TcpStream, tx: Sender<Input>) -> JoinHandle<()> {
             let input = match reader.next_frame() {
                 Incoming::Frame(text) => Input::Frame {
                     text,
-                    at: reader.arrived().unwrap_or_else(Instant::now),
+                    at: reader.arrived(),
                 },
                 Incoming::Bad(error) => Input::Bad {
                     error,
-                    at: reader.arrived().unwrap_or_else(Instant::now),
+                    at: reader.arrived(),
                 },
                 Incoming::Closed { pending } => {
                     let why = if pending > 0 {
