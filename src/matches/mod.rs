@@ -33,7 +33,7 @@ pub use clock::Control;
 pub use openings::Opening;
 pub use player::{BuiltinPlayer, ExternalPlayer, Fault, Player, Reply, Request};
 pub use runner::{Adjudication, End, GameRecord, MatchConfig, MatchResult, Progress, run_match};
-pub use stats::{Elo, Sprt, SprtState, Wdl};
+pub use stats::{Elo, Pentanomial, Sprt, SprtState, Wdl};
 
 use crate::engine::{EgdbSetting, EngineOptions, OptionError};
 use crate::protocol::hub::client::{ClientConfig, Log};

@@ -166,9 +166,26 @@ fn the_cli_prints_a_summary_and_writes_the_pdn() {
         "Elo difference",
         "LOS",
         "SPRT [0, 10]",
+        "Elo by opening pairs",
     ] {
         assert!(stdout.contains(want), "{want} missing from:\n{stdout}");
     }
+    // The two games are one opening's pair: one pair counted, in the class of its points.
+    let pairs_line = stdout
+        .lines()
+        .find(|l| l.starts_with("Elo by opening pairs"))
+        .unwrap();
+    assert!(pairs_line.contains("(1 of them;"), "{pairs_line}");
+    let counts: Vec<u32> = pairs_line
+        .trim_end_matches(')')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 5, "{pairs_line}");
+    assert_eq!(counts.iter().sum::<u32>(), 1, "{pairs_line}");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("games 2/2"), "{stderr}");
     let text = std::fs::read_to_string(&pdn_path).unwrap();
