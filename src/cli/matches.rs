@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tiao::matches::{
-    self, Adjudication, Control, GameRecord, MatchConfig, MatchResult, Pentanomial, PlayerSpec,
-    Progress, SprtState, openings,
+    self, Adjudication, Control, GameRecord, MatchConfig, MatchResult, PlayerSpec, Progress,
+    SprtState, openings,
 };
 use tiao::protocol::hub::client::Log;
 
@@ -434,21 +434,7 @@ fn print_summary(args: &MatchArgs, cfg: &MatchConfig, r: &MatchResult, time: Dur
         by_colour[1][2]
     );
     println!("Elo difference A-B: {}", r.wdl.elo());
-    // The same by opening pairs: games 2i-1 and 2i play one opening with colours reversed.
-    let mut by_number: Vec<&GameRecord> = r.games.iter().collect();
-    by_number.sort_by_key(|g| g.number);
-    let mut paired = Vec::with_capacity(by_number.len());
-    let mut i = 0;
-    while i + 1 < by_number.len() {
-        let (a, b) = (by_number[i], by_number[i + 1]);
-        if a.number % 2 == 1 && b.number == a.number + 1 {
-            paired.extend([a.score_a, b.score_a]);
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    let pairs = Pentanomial::from_game_scores(&paired);
+    let pairs = r.pairs();
     if pairs.pairs() > 0 {
         println!(
             "Elo by opening pairs: {} ({} of them; scoring 0, 1/2, 1, 3/2, 2 points: {})",

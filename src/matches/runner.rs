@@ -17,7 +17,7 @@ use super::openings::{self, Opening};
 pub use super::player::Fault;
 use super::player::{Player, Request};
 use super::referee::{Track, track_for};
-use super::stats::{Sprt, SprtState, Wdl};
+use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use super::{Log, PlayerSpec};
 use crate::game::color::Color;
 use crate::memory;
@@ -186,6 +186,24 @@ impl MatchResult {
             }
         }
         out
+    }
+
+    /// A's results by opening pair: games `2i - 1` and `2i` play one opening with the colours
+    /// reversed (see the module doc); a pair with a game not played (a match stopped early) is
+    /// left out.
+    pub fn pairs(&self) -> Pentanomial {
+        let last = self.games.iter().map(|g| g.number).max().unwrap_or(0);
+        let mut score_of = vec![None; last + 1];
+        for g in &self.games {
+            score_of[g.number] = Some(g.score_a);
+        }
+        let mut pairs = Pentanomial::default();
+        for first in (1..last).step_by(2) {
+            if let (Some(a), Some(b)) = (score_of[first], score_of[first + 1]) {
+                pairs.add_pair(a, b);
+            }
+        }
+        pairs
     }
 }
 
@@ -570,6 +588,44 @@ mod tests {
         );
         assert_eq!(c, "#7/20 0.000s");
         assert_eq!(move_comment(None, None, Duration::ZERO), "0.000s");
+    }
+
+    #[test]
+    fn pairs_are_an_openings_two_games() {
+        let game = |number: usize, score_a: f64| GameRecord {
+            number,
+            opening: String::new(),
+            white: (number + 1) % 2,
+            score_a,
+            end: End::MaxPlies,
+            reason: String::new(),
+            plies: 0,
+            pdn: PdnGame::default(),
+            sides: (Color::White, Color::White),
+        };
+        // Finished out of order; game 4 never played (a stopped match), so 3 has no partner,
+        // nor has the last game, 7.
+        let r = MatchResult {
+            names: [String::new(), String::new()],
+            wdl: Wdl::default(),
+            games: vec![
+                game(2, 0.5),
+                game(5, 1.0),
+                game(1, 1.0),
+                game(3, 0.0),
+                game(6, 1.0),
+                game(7, 0.0),
+            ],
+            sprt: None,
+            stopped_early: true,
+        };
+        // Pair 1-2: 1.5 points; pair 5-6: 2 points.
+        assert_eq!(r.pairs().counts, [0, 0, 0, 1, 1]);
+        let empty = MatchResult {
+            games: Vec::new(),
+            ..r
+        };
+        assert_eq!(empty.pairs().pairs(), 0);
     }
 
     #[test]

@@ -69,13 +69,7 @@ impl Wdl {
     /// The Elo difference and its 95% interval.
     pub fn elo(&self) -> Elo {
         let n = self.games().max(1) as f64;
-        let s = self.score();
-        let se = (self.variance() / n).sqrt();
-        Elo {
-            diff: elo_of_score(s),
-            low: elo_of_score(s - 1.96 * se),
-            high: elo_of_score(s + 1.96 * se),
-        }
+        Elo::of_score(self.score(), (self.variance() / n).sqrt())
     }
 
     /// Likelihood of superiority (0..=1); 0.5 without decisive games.
@@ -102,16 +96,11 @@ pub struct Pentanomial {
 }
 
 impl Pentanomial {
-    /// Counts the complete pairs of `scores` (the first player's points of each game, in game
-    /// order: games 2i and 2i+1 are one opening's pair); a last game without its partner is
-    /// left out. Each score is 0, 1/2 or 1.
-    pub fn from_game_scores(scores: &[f64]) -> Pentanomial {
-        let mut p = Pentanomial::default();
-        for pair in scores.chunks_exact(2) {
-            let half_points = ((pair[0] + pair[1]) * 2.0).round().clamp(0.0, 4.0) as usize;
-            p.counts[half_points] += 1;
-        }
-        p
+    /// Counts one opening's pair from the first player's points in its two games (each 0, 1/2
+    /// or 1).
+    pub fn add_pair(&mut self, first: f64, second: f64) {
+        let half_points = ((first + second) * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[half_points] += 1;
     }
 
     /// Complete pairs.
@@ -138,12 +127,7 @@ impl Pentanomial {
             .map(|k| self.counts[k] as f64 * (k as f64 / 2.0 - 2.0 * s).powi(2))
             .sum::<f64>()
             / m;
-        let se = (var_pair / 4.0 / m).sqrt();
-        Elo {
-            diff: elo_of_score(s),
-            low: elo_of_score(s - 1.96 * se),
-            high: elo_of_score(s + 1.96 * se),
-        }
+        Elo::of_score(s, (var_pair / 4.0 / m).sqrt())
     }
 }
 
@@ -163,6 +147,16 @@ pub struct Elo {
 }
 
 impl Elo {
+    /// The Elo difference of score `s` (points a game) and its 95% interval, from the score's
+    /// standard error `se` through [`elo_of_score`].
+    pub fn of_score(s: f64, se: f64) -> Elo {
+        Elo {
+            diff: elo_of_score(s),
+            low: elo_of_score(s - 1.96 * se),
+            high: elo_of_score(s + 1.96 * se),
+        }
+    }
+
     /// Half the width of the interval.
     pub fn margin(&self) -> f64 {
         (self.high - self.low) / 2.0
@@ -405,6 +399,15 @@ mod tests {
         assert!(wdl(3, 0, 0).elo().diff.is_infinite());
     }
 
+    /// Pairs of game scores in game order (games 2i and 2i+1), a last game alone left out.
+    fn from_game_scores(scores: &[f64]) -> Pentanomial {
+        let mut p = Pentanomial::default();
+        for pair in scores.chunks_exact(2) {
+            p.add_pair(pair[0], pair[1]);
+        }
+        p
+    }
+
     #[test]
     fn pentanomial_pairs_and_interval() {
         // Pairs 2 5 30 8 5 (50 pairs): points a pair 54.5/50 = 1.09, s = 0.545;
@@ -422,14 +425,14 @@ mod tests {
         assert_eq!(p.to_string(), "2 5 30 8 5");
 
         // Games pair in order (1 and 2, 3 and 4, ...); a last game alone is left out.
-        let p = Pentanomial::from_game_scores(&[1.0, 0.0, 0.5, 0.5, 1.0, 0.5, 0.0, 0.0, 1.0]);
+        let p = from_game_scores(&[1.0, 0.0, 0.5, 0.5, 1.0, 0.5, 0.0, 0.0, 1.0]);
         assert_eq!(p.counts, [1, 0, 2, 1, 0]);
-        assert_eq!(Pentanomial::from_game_scores(&[]).pairs(), 0);
+        assert_eq!(from_game_scores(&[]).pairs(), 0);
         close(Pentanomial::default().score(), 0.5, 0.0);
 
         // Each opening won by the side that has White: the games disagree, the pairs all
         // score 1, so the pairs say "even" with no spread while the games alone cannot.
-        let p = Pentanomial::from_game_scores(&[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]);
+        let p = from_game_scores(&[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]);
         assert_eq!(p.counts, [0, 0, 4, 0, 0]);
         assert_eq!(p.elo().margin(), 0.0);
         assert!(wdl(4, 0, 4).elo().margin() > 100.0);
