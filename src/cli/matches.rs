@@ -452,7 +452,8 @@ fn print_summary(args: &MatchArgs, cfg: &MatchConfig, r: &MatchResult, time: Dur
             SprtState::Continue => "no decision yet".to_string(),
         };
         println!(
-            "SPRT [{}, {}] alpha={} beta={}: LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {verdict}",
+            "SPRT [{}, {}] alpha={} beta={}: LLR {llr:.3} by opening pairs (bounds {lo:.3}, \
+             {hi:.3}): {verdict}",
             t.elo0, t.elo1, t.alpha, t.beta
         );
     }

@@ -63,7 +63,7 @@ pub struct MatchConfig {
     /// How long a move may take without a time limit (nodes, depth) before the player is taken
     /// to hang.
     pub hang_timeout: Duration,
-    /// Stop as soon as this test decides.
+    /// Stop as soon as this test decides (on the complete opening pairs: the pentanomial LLR).
     pub sprt: Option<Sprt>,
     /// The PDN `Event` tag.
     pub event: String,
@@ -157,7 +157,7 @@ pub struct Progress {
     pub total: usize,
     /// W/D/L of player A.
     pub wdl: Wdl,
-    /// The SPRT's log-likelihood ratio and state, when a test runs.
+    /// The SPRT's log-likelihood ratio and state on the complete opening pairs, when a test runs.
     pub sprt: Option<(f64, SprtState)>,
 }
 
@@ -192,19 +192,30 @@ impl MatchResult {
     /// reversed (see the module doc); a pair with a game not played (a match stopped early) is
     /// left out.
     pub fn pairs(&self) -> Pentanomial {
-        let last = self.games.iter().map(|g| g.number).max().unwrap_or(0);
-        let mut score_of = vec![None; last + 1];
-        for g in &self.games {
-            score_of[g.number] = Some(g.score_a);
-        }
-        let mut pairs = Pentanomial::default();
-        for first in (1..last).step_by(2) {
-            if let (Some(a), Some(b)) = (score_of[first], score_of[first + 1]) {
-                pairs.add_pair(a, b);
-            }
-        }
-        pairs
+        pairs_of(&self.games)
     }
+}
+
+/// A's results by opening pair in these games, in any order (see [`MatchResult::pairs`]).
+fn pairs_of(games: &[GameRecord]) -> Pentanomial {
+    let last = games.iter().map(|g| g.number).max().unwrap_or(0);
+    let mut score_of = vec![None; last + 1];
+    for g in games {
+        score_of[g.number] = Some(g.score_a);
+    }
+    let mut pairs = Pentanomial::default();
+    for first in (1..last).step_by(2) {
+        if let (Some(a), Some(b)) = (score_of[first], score_of[first + 1]) {
+            pairs.add_pair(a, b);
+        }
+    }
+    pairs
+}
+
+/// The SPRT's log-likelihood ratio and state on these games' complete opening pairs.
+fn sprt_of(test: Sprt, games: &[GameRecord]) -> (f64, SprtState) {
+    let llr = test.llr_pairs(&pairs_of(games));
+    (llr, test.decide(llr))
 }
 
 /// Plays a match of A against B. `on_game` is called (from worker threads, one call at a time)
@@ -287,18 +298,18 @@ pub fn run_match(
                         s if s < 0.25 => wdl.losses += 1,
                         _ => wdl.draws += 1,
                     }
-                    let sprt = cfg.sprt.map(|t| (t.llr(wdl), t.state(wdl)));
+                    records.push(record);
+                    let sprt = cfg.sprt.map(|t| sprt_of(t, records));
                     if sprt.is_some_and(|(_, st)| st != SprtState::Continue) {
                         sprt_stop.store(true, Ordering::Relaxed);
                     }
                     let progress = Progress {
-                        done: records.len() + 1,
+                        done: records.len(),
                         total,
                         wdl: *wdl,
                         sprt,
                     };
-                    on_game(&record, &progress);
-                    records.push(record);
+                    on_game(records.last().expect("just pushed"), &progress);
                 }
                 for p in &mut players {
                     p.quit();
@@ -307,7 +318,7 @@ pub fn run_match(
         }
     });
     let (games, wdl) = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let sprt = cfg.sprt.map(|t| (t.llr(&wdl), t.state(&wdl)));
+    let sprt = cfg.sprt.map(|t| sprt_of(t, &games));
     Ok(MatchResult {
         stopped_early: games.len() < total,
         names,

@@ -1,5 +1,5 @@
 //! Match statistics: score, Elo difference with a 95% interval, likelihood of superiority, and
-//! the sequential probability ratio test (SPRT) on W/D/L counts.
+//! the sequential probability ratio test (SPRT), on W/D/L counts and on opening pairs.
 //!
 //! Formulas (N = W + D + L games, from the first player's view):
 //! - score `s = (W + D/2) / N`;
@@ -10,14 +10,6 @@
 //!   interval is not symmetric, [`Elo::margin`] is half its width;
 //! - likelihood of superiority `LOS = Φ((W - L) / sqrt(W + L))` (draws carry no information on
 //!   which side is stronger), Φ the standard normal distribution function;
-//! - SPRT of H0: Elo = elo0 against H1: Elo = elo1 (logistic Elo), with the generalised SPRT
-//!   log-likelihood ratio in its usual normal approximation
-//!   `LLR = N (s1 - s0) (2 s - s0 - s1) / (2 σ²)`, `s_i = 1 / (1 + 10^(-elo_i / 400))`; it stops
-//!   with H1 when `LLR >= ln((1-β)/α)`, with H0 when `LLR <= ln(β/(1-α))` (α = β = 0.05:
-//!   ±2.944). Before any game the LLR is 0; while every game has had the same result (no
-//!   variance) it is the exact GSPRT value: `N ln(q1/q0)` with `q_i = s_i` (all wins),
-//!   `1 - s_i` (all losses) or `2 min(s_i, 1 - s_i)` (all draws).
-//!
 //! - by opening pairs (the **pentanomial** model): an opening's two games, colours reversed,
 //!   score together 0, 1/2, 1, 3/2 or 2 points; with `M` complete pairs of mean `p` (points a
 //!   pair, 0..=2) and per-pair variance `τ²`, the score is `s = p / 2` and its standard error
@@ -25,6 +17,18 @@
 //!   games' results correlated; the pairs see that, the trinomial model does not, so on balanced
 //!   openings with a draw-heavy game the pentanomial interval is usually the narrower and the
 //!   truer one. Games of an unfinished pair are left out of it.
+//! - SPRT of H0: Elo = elo0 against H1: Elo = elo1 (logistic Elo), with the generalised SPRT
+//!   log-likelihood ratio in its usual normal approximation
+//!   `LLR = n (s1 - s0) (2 s - s0 - s1) / (2 v)`, `s_i = 1 / (1 + 10^(-elo_i / 400))`, over `n`
+//!   independent samples of mean score `s` (points a game) and variance `v`: the games (`N`,
+//!   `σ²`: [`Sprt::llr`]) or the opening pairs, each scored by its points over 2 (`M`, `τ² / 4`:
+//!   [`Sprt::llr_pairs`], what `tiao match` decides on, as the games of a pair are not
+//!   independent). It stops with H1 when `LLR >= ln((1-β)/α)`, with H0 when
+//!   `LLR <= ln(β/(1-α))` (α = β = 0.05: ±2.944). Before any sample the LLR is 0; while every
+//!   sample has scored the same `x` (no variance) it is the exact GSPRT value `n ln(q1/q0)`, `q_i`
+//!   the largest probability of `x` under a distribution of mean `s_i`: `(1 - s_i) / (1 - x)`
+//!   when `s_i >= x`, else `s_i / x` (for games: `s_i` all wins, `1 - s_i` all losses,
+//!   `2 min(s_i, 1 - s_i)` all draws).
 //!
 //! Every formula is checked against worked examples computed independently (see the tests).
 
@@ -118,16 +122,23 @@ impl Pentanomial {
         points / 2.0 / m as f64
     }
 
+    /// Per-pair variance of the pair's score per game (its points over 2): `τ² / 4`.
+    pub fn variance(&self) -> f64 {
+        let m = self.pairs();
+        if m == 0 {
+            return 0.0;
+        }
+        let s = self.score();
+        (0..5)
+            .map(|k| self.counts[k] as f64 * (k as f64 / 4.0 - s).powi(2))
+            .sum::<f64>()
+            / m as f64
+    }
+
     /// The Elo difference and its 95% interval, from the pairs' variance.
     pub fn elo(&self) -> Elo {
         let m = self.pairs().max(1) as f64;
-        let s = self.score();
-        // Per-pair variance of the pair's points (0..=2), then of its score per game (halved).
-        let var_pair: f64 = (0..5)
-            .map(|k| self.counts[k] as f64 * (k as f64 / 2.0 - 2.0 * s).powi(2))
-            .sum::<f64>()
-            / m;
-        Elo::of_score(s, (var_pair / 4.0 / m).sqrt())
+        Elo::of_score(self.score(), (self.variance() / m).sqrt())
     }
 }
 
@@ -310,35 +321,52 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 for these results.
+    /// The log-likelihood ratio of H1 against H0 for these games, each a sample (the trinomial
+    /// model).
     pub fn llr(&self, r: &Wdl) -> f64 {
-        let n = r.games() as f64;
-        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        if n == 0.0 {
+        let only = if r.wins > 0 {
+            1.0
+        } else if r.losses > 0 {
+            0.0
+        } else {
+            0.5
+        };
+        self.gsprt(r.games(), r.score(), r.variance(), only)
+    }
+
+    /// The log-likelihood ratio of H1 against H0 for these opening pairs, each a sample of two
+    /// games (the pentanomial model): what `tiao match` decides on.
+    pub fn llr_pairs(&self, p: &Pentanomial) -> f64 {
+        let only = (0..5).find(|&k| p.counts[k] > 0).unwrap_or(0) as f64 / 4.0;
+        self.gsprt(p.pairs(), p.score(), p.variance(), only)
+    }
+
+    /// The normal approximation of the GSPRT over `n` samples of mean score `s` (points a game)
+    /// and variance `var`; when every sample scored the same, `only` (no variance), the exact
+    /// GSPRT: the likeliest distribution with mean score `q` gives that value at most
+    /// `(1 - q) / (1 - only)` when `q >= only` (the rest on the best result) and `q / only`
+    /// otherwise (the rest on the worst).
+    fn gsprt(&self, n: u32, s: f64, var: f64, only: f64) -> f64 {
+        if n == 0 {
             return 0.0;
         }
-        let var = r.variance();
+        let n = n as f64;
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
         if var <= 0.0 {
-            // Every game the same result: the approximation is undefined, the exact GSPRT is
-            // simple. The likeliest outcome distribution with mean score s puts at most s on wins
-            // (the rest on losses), 1 - s on losses, 2 min(s, 1 - s) on draws.
-            let best = |s: f64| {
-                if r.wins > 0 {
-                    s
-                } else if r.losses > 0 {
-                    1.0 - s
+            let best = |q: f64| {
+                if q >= only {
+                    (1.0 - q) / (1.0 - only)
                 } else {
-                    2.0 * s.min(1.0 - s)
+                    q / only
                 }
             };
             return n * (best(s1) / best(s0)).ln();
         }
-        n * (s1 - s0) * (2.0 * r.score() - s0 - s1) / (2.0 * var)
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
-    /// The test's state for these results.
-    pub fn state(&self, r: &Wdl) -> SprtState {
-        let llr = self.llr(r);
+    /// The test's state at this log-likelihood ratio.
+    pub fn decide(&self, llr: f64) -> SprtState {
         let (lo, hi) = self.bounds();
         if llr >= hi {
             SprtState::H1
@@ -347,6 +375,11 @@ impl Sprt {
         } else {
             SprtState::Continue
         }
+    }
+
+    /// The test's state for these games (trinomial).
+    pub fn state(&self, r: &Wdl) -> SprtState {
+        self.decide(self.llr(r))
     }
 }
 
@@ -436,6 +469,78 @@ mod tests {
         assert_eq!(p.counts, [0, 0, 4, 0, 0]);
         assert_eq!(p.elo().margin(), 0.0);
         assert!(wdl(4, 0, 4).elo().margin() > 100.0);
+    }
+
+    #[test]
+    fn sprt_on_opening_pairs() {
+        let pairs = |counts: [u32; 5]| Pentanomial { counts };
+        let t = Sprt::parse("0,10").unwrap();
+        // Pairs 2 5 30 8 5 for [0, 10]: s = 0.545, τ²/4 = 0.049225,
+        // LLR = 50·0.014387·(1.09 - 1.014387)/(2·0.049225) = 0.55249; [0, 20]: 0.89434.
+        close(
+            t.llr_pairs(&pairs([2, 5, 30, 8, 5])),
+            0.552_491_369_585_33,
+            1e-9,
+        );
+        let t20 = Sprt::parse("0,20").unwrap();
+        close(
+            t20.llr_pairs(&pairs([2, 5, 30, 8, 5])),
+            0.894_340_185_972_96,
+            1e-9,
+        );
+        // Mirrored: below zero; 200 pairs leaning to A: past the bound.
+        close(
+            t.llr_pairs(&pairs([5, 30, 8, 5, 2])),
+            -2.132_032_051_021_46,
+            1e-9,
+        );
+        close(
+            t.llr_pairs(&pairs([0, 10, 150, 30, 10])),
+            5.474_343_770_548_93,
+            1e-9,
+        );
+        assert_eq!(t.decide(5.47), SprtState::H1);
+        assert_eq!(t.decide(-2.95), SprtState::H0);
+        assert_eq!(t.decide(2.9), SprtState::Continue);
+        // No pair: 0. No variance, every pair the same x: n ln(q1/q0) with q = (1 - s)/(1 - x)
+        // or s/x: four even pairs 4 ln(0.971226) = -0.11679 (evidence for H0), three pairs of
+        // 3/2 points 3 ln((0.514387/0.75)/(0.5/0.75)) = 0.08510, six lost pairs -0.17518, five of 1/2
+        // point -0.14598, eight won pairs for [0, 200] 8 ln(0.759747/0.5) = 3.34702 (H1), seven
+        // 2.92864 (not yet); even pairs for [-10, 10] nothing.
+        close(t.llr_pairs(&Pentanomial::default()), 0.0, 0.0);
+        close(
+            t.llr_pairs(&pairs([0, 0, 4, 0, 0])),
+            -0.116_785_869_098_98,
+            1e-9,
+        );
+        close(
+            t.llr_pairs(&pairs([0, 0, 0, 3, 0])),
+            0.085_104_480_150_32,
+            1e-9,
+        );
+        close(
+            t.llr_pairs(&pairs([6, 0, 0, 0, 0])),
+            -0.175_178_803_648_47,
+            1e-9,
+        );
+        close(
+            t.llr_pairs(&pairs([0, 5, 0, 0, 0])),
+            -0.145_982_336_373_72,
+            1e-9,
+        );
+        let t200 = Sprt::parse("0,200").unwrap();
+        close(
+            t200.llr_pairs(&pairs([0, 0, 0, 0, 8])),
+            3.347_018_305_212_8,
+            1e-9,
+        );
+        close(
+            t200.llr_pairs(&pairs([0, 0, 0, 0, 7])),
+            2.928_641_017_061_2,
+            1e-9,
+        );
+        let sym = Sprt::parse("-10,10").unwrap();
+        close(sym.llr_pairs(&pairs([0, 0, 7, 0, 0])), 0.0, 1e-12);
     }
 
     #[test]
