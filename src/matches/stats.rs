@@ -376,11 +376,6 @@ impl Sprt {
             SprtState::Continue
         }
     }
-
-    /// The test's state for these games (trinomial).
-    pub fn state(&self, r: &Wdl) -> SprtState {
-        self.decide(self.llr(r))
-    }
 }
 
 #[cfg(test)]
@@ -473,74 +468,43 @@ mod tests {
 
     #[test]
     fn sprt_on_opening_pairs() {
-        let pairs = |counts: [u32; 5]| Pentanomial { counts };
-        let t = Sprt::parse("0,10").unwrap();
         // Pairs 2 5 30 8 5 for [0, 10]: s = 0.545, τ²/4 = 0.049225,
         // LLR = 50·0.014387·(1.09 - 1.014387)/(2·0.049225) = 0.55249; [0, 20]: 0.89434.
-        close(
-            t.llr_pairs(&pairs([2, 5, 30, 8, 5])),
-            0.552_491_369_585_33,
-            1e-9,
-        );
-        let t20 = Sprt::parse("0,20").unwrap();
-        close(
-            t20.llr_pairs(&pairs([2, 5, 30, 8, 5])),
-            0.894_340_185_972_96,
-            1e-9,
-        );
         // Mirrored: below zero; 200 pairs leaning to A: past the bound.
-        close(
-            t.llr_pairs(&pairs([5, 30, 8, 5, 2])),
-            -2.132_032_051_021_46,
-            1e-9,
-        );
-        close(
-            t.llr_pairs(&pairs([0, 10, 150, 30, 10])),
-            5.474_343_770_548_93,
-            1e-9,
-        );
+        // No pair: 0. No variance, every pair the same x: n ln(q1/q0) with q = (1 - s)/(1 - x)
+        // or s/x: four even pairs 4 ln(0.971226) = -0.11679 (evidence for H0), three pairs of
+        // 3/2 points 3 ln((0.514387/0.75)/(0.5/0.75)) = 0.08510, six lost pairs -0.17518, five
+        // of 1/2 point -0.14598, eight won pairs for [0, 200] 8 ln(0.759747/0.5) = 3.34702
+        // (H1), seven 2.92864 (not yet); even pairs for [-10, 10] nothing.
+        let t = Sprt::parse("0,10").unwrap();
+        let t20 = Sprt::parse("0,20").unwrap();
+        let t200 = Sprt::parse("0,200").unwrap();
+        for (test, counts, want) in [
+            (t, [2, 5, 30, 8, 5], 0.552_491_369_585_33),
+            (t20, [2, 5, 30, 8, 5], 0.894_340_185_972_96),
+            (t, [5, 30, 8, 5, 2], -2.132_032_051_021_46),
+            (t, [0, 10, 150, 30, 10], 5.474_343_770_548_93),
+            (t, [0, 0, 4, 0, 0], -0.116_785_869_098_98),
+            (t, [0, 0, 0, 3, 0], 0.085_104_480_150_32),
+            (t, [6, 0, 0, 0, 0], -0.175_178_803_648_47),
+            (t, [0, 5, 0, 0, 0], -0.145_982_336_373_72),
+            (t200, [0, 0, 0, 0, 8], 3.347_018_305_212_8),
+            (t200, [0, 0, 0, 0, 7], 2.928_641_017_061_2),
+        ] {
+            close(test.llr_pairs(&Pentanomial { counts }), want, 1e-9);
+        }
+        close(t.llr_pairs(&Pentanomial::default()), 0.0, 0.0);
         assert_eq!(t.decide(5.47), SprtState::H1);
         assert_eq!(t.decide(-2.95), SprtState::H0);
         assert_eq!(t.decide(2.9), SprtState::Continue);
-        // No pair: 0. No variance, every pair the same x: n ln(q1/q0) with q = (1 - s)/(1 - x)
-        // or s/x: four even pairs 4 ln(0.971226) = -0.11679 (evidence for H0), three pairs of
-        // 3/2 points 3 ln((0.514387/0.75)/(0.5/0.75)) = 0.08510, six lost pairs -0.17518, five of 1/2
-        // point -0.14598, eight won pairs for [0, 200] 8 ln(0.759747/0.5) = 3.34702 (H1), seven
-        // 2.92864 (not yet); even pairs for [-10, 10] nothing.
-        close(t.llr_pairs(&Pentanomial::default()), 0.0, 0.0);
-        close(
-            t.llr_pairs(&pairs([0, 0, 4, 0, 0])),
-            -0.116_785_869_098_98,
-            1e-9,
-        );
-        close(
-            t.llr_pairs(&pairs([0, 0, 0, 3, 0])),
-            0.085_104_480_150_32,
-            1e-9,
-        );
-        close(
-            t.llr_pairs(&pairs([6, 0, 0, 0, 0])),
-            -0.175_178_803_648_47,
-            1e-9,
-        );
-        close(
-            t.llr_pairs(&pairs([0, 5, 0, 0, 0])),
-            -0.145_982_336_373_72,
-            1e-9,
-        );
-        let t200 = Sprt::parse("0,200").unwrap();
-        close(
-            t200.llr_pairs(&pairs([0, 0, 0, 0, 8])),
-            3.347_018_305_212_8,
-            1e-9,
-        );
-        close(
-            t200.llr_pairs(&pairs([0, 0, 0, 0, 7])),
-            2.928_641_017_061_2,
-            1e-9,
-        );
         let sym = Sprt::parse("-10,10").unwrap();
-        close(sym.llr_pairs(&pairs([0, 0, 7, 0, 0])), 0.0, 1e-12);
+        close(
+            sym.llr_pairs(&Pentanomial {
+                counts: [0, 0, 7, 0, 0],
+            }),
+            0.0,
+            1e-12,
+        );
     }
 
     #[test]
@@ -579,7 +543,7 @@ mod tests {
         // LLR = 100·0.014387·(1.1 - 1.014387)/(2·0.1225) = 0.50275.
         // (The exact trinomial GSPRT, maximum likelihood under each hypothesis, gives 0.49404.)
         close(t.llr(&wdl(30, 50, 20)), 0.502_745_856_478_98, 1e-9);
-        assert_eq!(t.state(&wdl(30, 50, 20)), SprtState::Continue);
+        assert_eq!(t.decide(t.llr(&wdl(30, 50, 20))), SprtState::Continue);
         // +20 =50 -40: LLR -1.21200 (exact -1.13407).
         close(t.llr(&wdl(20, 50, 40)), -1.212_001_187_090_64, 1e-9);
         // +60 =100 -40 for [0, 20]: 1.67221 (exact 1.64704).
@@ -589,8 +553,8 @@ mod tests {
         let t5 = Sprt::parse("0,5").unwrap();
         close(t5.llr(&wdl(120, 260, 100)), 0.521_476_750_198_54, 1e-9);
         // Far enough: H1 and H0.
-        assert_eq!(t.state(&wdl(300, 400, 200)), SprtState::H1);
-        assert_eq!(t.state(&wdl(200, 400, 300)), SprtState::H0);
+        assert_eq!(t.decide(t.llr(&wdl(300, 400, 200))), SprtState::H1);
+        assert_eq!(t.decide(t.llr(&wdl(200, 400, 300))), SprtState::H0);
         // No games: 0. No variance: the exact values, 10 ln(0.514387/0.5) = 0.28368,
         // 5 ln(0.485613/0.5) = -0.14598, 7 ln(0.485613/0.5) = -0.20438 (all draws), and for
         // [0, 200] 8 wins give 8 ln(0.759747/0.5) = 3.34702 > 2.944: H1.
@@ -600,8 +564,8 @@ mod tests {
         close(t.llr(&wdl(0, 7, 0)), -0.204_375_270_923_21, 1e-9);
         let t200 = Sprt::parse("0,200").unwrap();
         close(t200.llr(&wdl(8, 0, 0)), 3.347_018_305_212_8, 1e-9);
-        assert_eq!(t200.state(&wdl(7, 0, 0)), SprtState::Continue);
-        assert_eq!(t200.state(&wdl(8, 0, 0)), SprtState::H1);
+        assert_eq!(t200.decide(t200.llr(&wdl(7, 0, 0))), SprtState::Continue);
+        assert_eq!(t200.decide(t200.llr(&wdl(8, 0, 0))), SprtState::H1);
         assert!(Sprt::parse("10,0").is_err());
         assert!(Sprt::parse("5").is_err());
         assert!(Sprt::parse("a,b").is_err());
