@@ -73,14 +73,19 @@ fn the_evaluation_is_colour_symmetric_in_every_variant() {
     assert!(check_symmetry::<English>(30, 5) > 1000);
 }
 
+/// The board width (dark squares a row) of a weight family: 10x10 for international, 8x8 else.
+fn board_of(family: &str) -> u32 {
+    if family == "international" {
+        <International as Rules>::Board::W
+    } else {
+        <English as Rules>::Board::W
+    }
+}
+
 #[test]
 fn the_embedded_weights_load_for_every_family() {
     for family in patterns::FAMILIES {
-        let board = if family == "international" {
-            <International as Rules>::Board::W
-        } else {
-            <English as Rules>::Board::W
-        };
+        let board = board_of(family);
         let bytes = patterns::embedded_file(family).expect("embedded");
         let w = PatternWeights::parse(bytes, family, board).unwrap_or_else(|e| panic!("{e}"));
         assert!(
@@ -101,6 +106,29 @@ fn the_embedded_weights_load_for_every_family() {
         patterns::describe::<Duoyibu>(),
         "one family for the 8x8 flying variants"
     );
+}
+
+/// The candidate files kept beside the embedded ones (`weights/candidates/FAMILY-NAME.tpw`: fits
+/// that a later round starts from or embeds) are weights of the family their name begins with.
+#[test]
+fn the_candidate_weights_load_as_their_family() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/candidates");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).expect("weights/candidates") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let family = patterns::FAMILIES
+            .iter()
+            .find(|f| name.starts_with(&format!("{f}-")) && name.ends_with(".tpw"))
+            .unwrap_or_else(|| panic!("{name}: not named FAMILY-NAME.tpw"));
+        let board = board_of(family);
+        let bytes = std::fs::read(&path).expect("readable");
+        let w =
+            PatternWeights::parse(&bytes, family, board).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(w.table.iter().any(|&v| v != 0), "{name}: all zero");
+        read += 1;
+    }
+    assert!(read > 0, "no candidate file in {}", dir.display());
 }
 
 /// Random colour-symmetric weights of `shapes` for `R`'s board: a random weight for some of the
