@@ -360,7 +360,10 @@ fn singular_extensions_keep_wins_and_tactics() {
     for depth in 9..=14 {
         let r = search_to_depth_with(&shot, depth, &Tt::new(4), &with);
         assert_eq!(best_pdn(&shot, &r), "18-12", "depth {depth}");
-        assert!(r.score.0 >= 90, "depth {depth}: {}", r.score);
+        // White stays ahead. Not a man ahead at every depth: Black's best answer is 8x17, after
+        // which 27x18 levels the material, and the deeper searches score White's better
+        // position, not a man (i12l's weights: +0.79 at depth 13, +0.40 at 18 with defaults).
+        assert!(r.score.0 > 0, "depth {depth}: {}", r.score);
     }
     // Deterministic with one thread: the same tree twice from an empty table.
     let start = Intl::start();
