@@ -591,7 +591,8 @@ impl<G: Evaluate> Default for GameSession<G> {
 }
 
 /// Tables opened in this process: (directory, position type) to what the opener gave, so that
-/// every engine of a batch or a match shares one copy and opens it once.
+/// every engine of a batch or a match shares one copy (engines that open the same directory at
+/// the same moment may each read it; the first stored is kept).
 type Cached = (PathBuf, std::any::TypeId, Arc<dyn Any + Send + Sync>);
 static OPENED: Mutex<Vec<Cached>> = Mutex::new(Vec::new());
 
@@ -642,14 +643,22 @@ impl<G: Evaluate> GameSession<G> {
             return TablesInfo::default();
         };
         let key = std::any::TypeId::of::<G>();
-        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        let found = opened
-            .iter()
-            .find(|(d, t, _)| d == dir && *t == key)
-            .and_then(|(_, _, o)| o.clone().downcast::<OpenedTables<G>>().ok());
+        let find = |opened: &[Cached]| {
+            opened
+                .iter()
+                .find(|(d, t, _)| d == dir && *t == key)
+                .and_then(|(_, _, o)| o.clone().downcast::<OpenedTables<G>>().ok())
+        };
+        let found = find(&OPENED.lock().unwrap_or_else(|e| e.into_inner()));
         let o = match found {
             Some(o) => o,
             None => {
+                // Opened and checked with OPENED unlocked: the opener and the check read files on
+                // rayon, and a rayon worker waiting there may run another job of its pool, such
+                // as a batch's next engine opening these tables, which would wait for the lock
+                // its own thread holds (`analyze --positions --jobs 2 --egdb DIR` hung so,
+                // 2026-12-03). Engines that race may each open the directory; the first stored
+                // is kept and shared, the others' are dropped.
                 let got = opener(dir, self.pos.variant());
                 let mut problems = got.problems;
                 let late = LateProblems::default();
@@ -662,7 +671,7 @@ impl<G: Evaluate> GameSession<G> {
                         check_in_background(run, &mut problems, Arc::clone(&late))
                     }
                 });
-                let o = Arc::new(OpenedTables {
+                let mine = Arc::new(OpenedTables {
                     max_pieces: got.tables.as_ref().map_or(0, |t| t.max_pieces()),
                     tables: got.tables,
                     slices: got.slices,
@@ -670,8 +679,14 @@ impl<G: Evaluate> GameSession<G> {
                     late,
                     checking: Mutex::new(checking),
                 });
-                opened.push((dir.to_path_buf(), key, o.clone()));
-                o
+                let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+                match find(&opened) {
+                    Some(first) => first,
+                    None => {
+                        opened.push((dir.to_path_buf(), key, mine.clone()));
+                        mine
+                    }
+                }
             }
         };
         let mut problems = o.problems.clone();
