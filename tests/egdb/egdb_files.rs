@@ -304,3 +304,41 @@ fn a_slice_appears_with_its_distances_or_not_at_all() {
     assert!(sub.join("MvK.wdl").exists() && sub.join("MvK.dtc").exists());
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Engines of a batch open one directory at once, each from a job of a rayon pool, as `tiao
+/// analyze --positions --jobs N --egdb DIR` does. The opener reads and checks the files on
+/// rayon too: an engine that held the process's table cache lock through that deadlocked when
+/// its waiting worker ran another job opening the same directory (2026-12-03). That hang needs
+/// a worker to steal the opener's work at the right moment, which this test does not force (the
+/// build before the fix passed it three times out of three); it checks the path the fix opened:
+/// engines that race each open the directory, and every one gets the tables stored first.
+#[test]
+fn engines_opening_one_directory_at_once_in_a_pool_all_get_its_tables() {
+    let dir = temp_dir("at-once");
+    build_all::<Russian>(&dir, 4);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    pool.scope(|s| {
+        for _ in 0..16 {
+            let (tx, dir) = (tx.clone(), dir.clone());
+            s.spawn(move |_| {
+                let mut e = engine(Variant::Russian, &dir);
+                let slices = e.tables().slices;
+                let (_, score, hits) = search(&mut e, "W:WKa1,Kc3,e1:BKh8", 1);
+                tx.send((slices, score, hits)).unwrap();
+            });
+        }
+    });
+    drop(tx);
+    let got: Vec<_> = rx.iter().collect();
+    assert_eq!(got.len(), 16);
+    assert!(got[0].0 > 0, "the directory's slices are open");
+    for (slices, score, hits) in &got {
+        assert_eq!(*slices, got[0].0);
+        assert_eq!(*score, got[0].1, "every engine scores the ending alike");
+        assert!(hits.is_some_and(|h| h > 0), "tables asked: {hits:?}");
+    }
+}
