@@ -341,4 +341,5 @@ fn engines_opening_one_directory_at_once_in_a_pool_all_get_its_tables() {
         assert_eq!(*score, got[0].1, "every engine scores the ending alike");
         assert!(hits.is_some_and(|h| h > 0), "tables asked: {hits:?}");
     }
+    let _ = fs::remove_dir_all(&dir);
 }
