@@ -43,6 +43,40 @@ enum EgdbCommand {
     Verify(BuildArgs),
     /// List the tables of a variant and their problems, or look a position up (--fen).
     Info(InfoArgs),
+    /// Draw random quiet positions of the built draughts tables with their values (training
+    /// data for an endgame evaluation): one line each, `SQUARES WDL SLICE`.
+    Sample(SampleArgs),
+}
+
+#[derive(Args, Debug)]
+struct SampleArgs {
+    /// Variant (draughts).
+    #[arg(long, short, default_value = "russian")]
+    variant: Variant,
+    /// Directory of the tables.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Positions drawn from each slice built (before the positions with a capture for the side
+    /// to move are left out).
+    #[arg(long, default_value_t = 10_000, value_parser = super::whole::<u64>(1, 1 << 40))]
+    per_slice: u64,
+    /// Only slices of at least this many pieces.
+    #[arg(long, default_value_t = 2, value_parser = super::whole::<u32>(2, 7))]
+    min_pieces: u32,
+    /// Seed of the draw (the output depends only on it, the tables and the options).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file (text).
+    #[arg(long, required_unless_present = "net_check")]
+    out: Option<PathBuf>,
+    /// Positions to look up instead of drawing them: a file of PDN FENs, one a line (positions
+    /// with a capture to make or not in the tables are left out).
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
+    /// Write nothing: say how often the variant's embedded endings net names the tables' value
+    /// of the positions drawn (its most likely of loss, draw, win), by pieces.
+    #[arg(long)]
+    net_check: bool,
 }
 
 #[derive(Args, Debug)]
@@ -110,6 +144,7 @@ pub fn run(args: EgdbArgs) -> Result<(), String> {
         EgdbCommand::Build(a) => with_pool(a.threads, || build(&a, false)),
         EgdbCommand::Verify(a) => with_pool(a.threads, || build(&a, true)),
         EgdbCommand::Info(a) => info(&a),
+        EgdbCommand::Sample(a) => sample(&a),
     }
 }
 
@@ -490,6 +525,152 @@ fn info_for<R: tiao::draughts::rules::Rules>(
                 "{}: not in the tables (a capture is pending, or its slice is not there)",
                 pos.fen()
             ),
+        }
+    }
+    Ok(())
+}
+
+fn sample(a: &SampleArgs) -> Result<(), String> {
+    let dir = dir_of(&a.dir)?;
+    let kind = kind_of(a.variant)?;
+    dispatch!(kind, R => sample_for::<R>(&dir, a), morris => Err("egdb sample: draughts only".to_string()))
+}
+
+/// `SQUARES WDL SLICE` lines: the squares 1..=N from the side to move's view (`.` empty, `m`/`k`
+/// its man/king, `x`/`y` the other side's; a position with Black to move is turned round, as the
+/// tables store it), the table's value for the side to move (`W`, `D`, `L`), the slice. Only
+/// positions with no capture to make, in the tables.
+fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Result<(), String> {
+    use std::io::{BufRead, Write};
+    use tiao::draughts::board::Geometry;
+    use tiao::draughts::movegen::has_capture;
+    use tiao::egdb::draughts::index::{SliceIndex, rotate};
+    use tiao::game::color::Color;
+    let (tables, problems) = open_tables::<R>(dir);
+    for p in &problems {
+        eprintln!("warning: {p}");
+    }
+    let mut out: Box<dyn Write> = match &a.out {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => Box::new(std::io::sink()),
+    };
+    let net = if a.net_check {
+        Some(
+            tiao::draughts::eval::endings::net::<R>()
+                .ok_or_else(|| format!("{} has no endings net", a.variant.name()))?,
+        )
+    } else {
+        None
+    };
+    // The positions: read from --positions, or drawn from every slice built.
+    let mut positions: Vec<Position<R>> = Vec::new();
+    if let Some(path) = &a.positions {
+        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            let fen = line.trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            let pos = Position::<R>::from_fen(fen)
+                .map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?;
+            positions.push(pos);
+        }
+    } else {
+        let slices = built_slices::<R>(dir).map_err(|e| e.to_string())?;
+        for (m, _) in slices {
+            if m.pieces() < a.min_pieces {
+                continue;
+            }
+            let index = SliceIndex::<R::Board>::new(m);
+            let total = index.positions();
+            let mut state = a.seed ^ m.id().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for _ in 0..a.per_slice {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^= z >> 31;
+                let (w, b, k) = index.position_of(z % total);
+                if let Ok(pos) = Position::<R>::from_parts(w, b, k, Color::White) {
+                    positions.push(pos);
+                }
+            }
+        }
+    }
+    let squares = <R::Board as Geometry>::ALL.count_ones();
+    // [pieces] = (positions, the net right)
+    let mut tally = [[0u64; 2]; 9];
+    let mut written = 0u64;
+    for pos in positions {
+        if pos.white() == 0 || pos.black() == 0 || has_capture(&pos) {
+            continue;
+        }
+        let Some(p) = tables.lookup(&pos) else {
+            continue;
+        };
+        let (w, b, k) = if pos.side() == Color::White {
+            (pos.white(), pos.black(), pos.kings())
+        } else {
+            (
+                rotate::<R::Board>(pos.black()),
+                rotate::<R::Board>(pos.white()),
+                rotate::<R::Board>(pos.kings()),
+            )
+        };
+        let m = Material::of(w, b, k, true);
+        let mut line = String::with_capacity(squares as usize + 16);
+        for n in 1..=squares {
+            let bit = 1u64 << R::Board::bit_of_number(n).expect("a square");
+            let c = match (w & bit != 0, b & bit != 0, k & bit != 0) {
+                (true, _, false) => 'm',
+                (true, _, true) => 'k',
+                (_, true, false) => 'x',
+                (_, true, true) => 'y',
+                _ => '.',
+            };
+            line.push(c);
+        }
+        let v = match p.wdl {
+            tiao::egdb::Wdl::Win => 'W',
+            tiao::egdb::Wdl::Draw => 'D',
+            tiao::egdb::Wdl::Loss => 'L',
+        };
+        if let Some(net) = net
+            && m.pieces() <= net.max_pieces()
+        {
+            let mut buf = [0usize; 8];
+            let n = net.inputs(&pos, &mut buf);
+            let q = net.wdl(&buf[..n]);
+            let best = if q[1] >= q[0] && q[1] >= q[2] {
+                'D'
+            } else if q[2] > q[0] {
+                'W'
+            } else {
+                'L'
+            };
+            let t = &mut tally[m.pieces() as usize];
+            t[0] += 1;
+            t[1] += (best == v) as u64;
+        }
+        writeln!(out, "{line} {v} {m}").map_err(|e| e.to_string())?;
+        written += 1;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    match &a.out {
+        Some(path) => eprintln!("{written} positions written to {}", path.display()),
+        None => eprintln!("{written} positions in the tables"),
+    }
+    if net.is_some() {
+        for (p, t) in tally.iter().enumerate().filter(|(_, t)| t[0] > 0) {
+            println!(
+                "{p} pieces: the net names the tables' value of {} of {} positions ({:.2}%)",
+                t[1],
+                t[0],
+                100.0 * t[1] as f64 / t[0] as f64
+            );
         }
     }
     Ok(())

@@ -10,6 +10,7 @@ mod board_svg;
 mod book;
 mod book_play;
 mod cli_output;
+mod egdb_sample_cli;
 mod match_faults;
 mod match_pdn;
 mod match_runner;
