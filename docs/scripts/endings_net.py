@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # The endings net: a small network learning the endgame tables' win/draw/loss of quiet
-# positions (the lines of `tiao egdb sample`), written as a tiao endings-net file (.ten, read by
-# src/draughts/eval/endings.rs). Usage:
+# positions (the lines of `tiao egdb sample`), written as a tiao endings-net file (.ten). The
+# evaluation that read it (src/draughts/eval/endings.rs) was tried and dropped: it is in commit
+# 8cac21b, taken out in the next (docs/eval.md, "The endings net"). Usage:
 #   endings_net.py SAMPLE.txt VARIANT MAX_PIECES HIDDEN1 HIDDEN2 EPOCHS SEED OUT.ten
 # Needs numpy and torch (CPU: `pip install numpy torch`). Every 20th position (by a seeded
 # permutation) is held out; it prints the held-out loss and how often the net names the tables'

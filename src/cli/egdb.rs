@@ -1,7 +1,8 @@
 //! `tiao egdb`: endgame tables. `build` solves every slice up to a number of pieces (resumable:
 //! what is built is skipped), `verify` checks built tables against the rules (without `--pieces`
 //! or `--slice`: every table of the variant found in the directory), `info` lists the tables of
-//! a directory (and what is wrong with any of them) or looks a position up.
+//! a directory (and what is wrong with any of them) or looks a position up, `sample` writes quiet
+//! positions with their tables' values (drawn from the slices, or read from a file of FENs).
 
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -67,16 +68,12 @@ struct SampleArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Output file (text).
-    #[arg(long, required_unless_present = "net_check")]
-    out: Option<PathBuf>,
+    #[arg(long)]
+    out: PathBuf,
     /// Positions to look up instead of drawing them: a file of PDN FENs, one a line (positions
     /// with a capture to make or not in the tables are left out).
     #[arg(long, value_name = "FILE")]
     positions: Option<PathBuf>,
-    /// Write nothing: say how often the variant's embedded endings net names the tables' value
-    /// of the positions drawn (its most likely of loss, draw, win), by pieces.
-    #[arg(long)]
-    net_check: bool,
 }
 
 #[derive(Args, Debug)]
@@ -550,20 +547,8 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
     for p in &problems {
         eprintln!("warning: {p}");
     }
-    let mut out: Box<dyn Write> = match &a.out {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )),
-        None => Box::new(std::io::sink()),
-    };
-    let net = if a.net_check {
-        Some(
-            tiao::draughts::eval::endings::net::<R>()
-                .ok_or_else(|| format!("{} has no endings net", a.variant.name()))?,
-        )
-    } else {
-        None
-    };
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
     // The positions: read from --positions, or drawn from every slice built.
     let mut positions: Vec<Position<R>> = Vec::new();
     if let Some(path) = &a.positions {
@@ -601,8 +586,6 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
         }
     }
     let squares = <R::Board as Geometry>::ALL.count_ones();
-    // [pieces] = (positions, the net right)
-    let mut tally = [[0u64; 2]; 9];
     let mut written = 0u64;
     for pos in positions {
         if pos.white() == 0 || pos.black() == 0 || has_capture(&pos) {
@@ -638,40 +621,10 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
             tiao::egdb::Wdl::Draw => 'D',
             tiao::egdb::Wdl::Loss => 'L',
         };
-        if let Some(net) = net
-            && m.pieces() <= net.max_pieces()
-        {
-            let mut buf = [0usize; 8];
-            let n = net.inputs(&pos, &mut buf);
-            let q = net.wdl(&buf[..n]);
-            let best = if q[1] >= q[0] && q[1] >= q[2] {
-                'D'
-            } else if q[2] > q[0] {
-                'W'
-            } else {
-                'L'
-            };
-            let t = &mut tally[m.pieces() as usize];
-            t[0] += 1;
-            t[1] += (best == v) as u64;
-        }
         writeln!(out, "{line} {v} {m}").map_err(|e| e.to_string())?;
         written += 1;
     }
     out.flush().map_err(|e| e.to_string())?;
-    match &a.out {
-        Some(path) => eprintln!("{written} positions written to {}", path.display()),
-        None => eprintln!("{written} positions in the tables"),
-    }
-    if net.is_some() {
-        for (p, t) in tally.iter().enumerate().filter(|(_, t)| t[0] > 0) {
-            println!(
-                "{p} pieces: the net names the tables' value of {} of {} positions ({:.2}%)",
-                t[1],
-                t[0],
-                100.0 * t[1] as f64 / t[0] as f64
-            );
-        }
-    }
+    eprintln!("{written} positions written to {}", a.out.display());
     Ok(())
 }

@@ -10,7 +10,6 @@ mod hub_common;
 
 mod egdb_conversion;
 mod egdb_counters;
-mod egdb_endings_net;
 mod egdb_files;
 mod egdb_format;
 mod egdb_labels;

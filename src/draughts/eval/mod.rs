@@ -4,9 +4,7 @@
 //! advancement (tempo) by row; centre and edge squares; back-row guards; left/right balance; men's
 //! mobility (steps to empty squares); runaway men (an empty widened forward cone, no enemy king);
 //! king mobility and kings on the long and double-corner diagonals; drawish material (a lone king
-//! against a few pieces) scaled toward zero. Then, in a variant with an endings net
-//! ([`endings`]) and a position of at most its pieces with a king on each side, the whole is
-//! scaled by the net's chance that the tables call it won or lost.
+//! against a few pieces) scaled toward zero.
 //!
 //! Everything is computed from bitboards with masks built at compile time per board
 //! ([`BoardMasks`]), and the men's per-square terms (advancement, centre, edge) from a table
@@ -15,7 +13,6 @@
 //! The result is from the side to move's view and stays inside `-EVAL_MAX..=EVAL_MAX`.
 
 pub mod active;
-pub mod endings;
 pub mod patterns;
 pub mod weights;
 
@@ -447,14 +444,7 @@ fn evaluate<R: Rules>(pos: &Position<R>) -> i32 {
     if div > 1 {
         s /= div;
     }
-    let mut s = if pos.side() == Color::White { s } else { -s };
-    if let Some(net) = endings::net::<R>()
-        && pos.occupied().count_ones() <= net.max_pieces()
-        && pos.kings() & pos.white() != 0
-        && pos.kings() & pos.black() != 0
-    {
-        s = net.adjust(pos, s);
-    }
+    let s = if pos.side() == Color::White { s } else { -s };
     s.clamp(-EVAL_MAX + 1, EVAL_MAX - 1)
 }
 

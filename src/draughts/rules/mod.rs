@@ -74,7 +74,4 @@ pub trait Rules: Copy + Clone + Default + fmt::Debug + Send + Sync + 'static {
     const NOTATION: SquareNotation;
     /// The draw counters (repetition is checked by the search for every variant).
     const DRAW: DrawRules;
-    /// The embedded endings net, if the variant has one
-    /// ([`crate::draughts::eval::endings`]).
-    const ENDINGS_NET: Option<&'static [u8]> = None;
 }

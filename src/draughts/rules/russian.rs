@@ -30,9 +30,6 @@ impl Rules for Russian {
     const NOTATION: SquareNotation = SquareNotation::Algebraic;
     /// 30 rounds without capture; 3 kings against a lone king within 18 moves.
     const DRAW: DrawRules = RUSSIAN;
-    /// Learned from the 6-piece tables (docs/eval.md, "The endings net").
-    const ENDINGS_NET: Option<&'static [u8]> =
-        Some(include_bytes!("../../../weights/russian-endings.ten"));
 }
 
 /// Russian draughts played under the official FMJD-64 draw rules (Hub `draw-rules=fmjd`).
@@ -53,5 +50,4 @@ impl Rules for RussianFmjd {
     const NOTATION: SquareNotation = Russian::NOTATION;
     /// The FMJD-64 set.
     const DRAW: DrawRules = FMJD64;
-    const ENDINGS_NET: Option<&'static [u8]> = Russian::ENDINGS_NET;
 }
