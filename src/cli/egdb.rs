@@ -547,10 +547,16 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
     for p in &problems {
         eprintln!("warning: {p}");
     }
-    let file = std::fs::File::create(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
-    let mut out = std::io::BufWriter::new(file);
-    // The positions: read from --positions, or drawn from every slice built.
-    let mut positions: Vec<Position<R>> = Vec::new();
+    if tables.slices() == 0 {
+        return Err(format!(
+            "no {} tables in {}",
+            a.variant.name(),
+            dir.join(a.variant.name()).display()
+        ));
+    }
+    // A file of positions is read whole before the output is created: a bad line leaves an
+    // earlier output as it was.
+    let mut listed: Vec<Position<R>> = Vec::new();
     if let Some(path) = &a.positions {
         let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
@@ -561,38 +567,19 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
             }
             let pos = Position::<R>::from_fen(fen)
                 .map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?;
-            positions.push(pos);
-        }
-    } else {
-        let slices = built_slices::<R>(dir).map_err(|e| e.to_string())?;
-        for (m, _) in slices {
-            if m.pieces() < a.min_pieces {
-                continue;
-            }
-            let index = SliceIndex::<R::Board>::new(m);
-            let total = index.positions();
-            let mut state = a.seed ^ m.id().wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            for _ in 0..a.per_slice {
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^= z >> 31;
-                let (w, b, k) = index.position_of(z % total);
-                if let Ok(pos) = Position::<R>::from_parts(w, b, k, Color::White) {
-                    positions.push(pos);
-                }
-            }
+            listed.push(pos);
         }
     }
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
     let squares = <R::Board as Geometry>::ALL.count_ones();
     let mut written = 0u64;
-    for pos in positions {
+    let mut emit = |pos: Position<R>| -> Result<(), String> {
         if pos.white() == 0 || pos.black() == 0 || has_capture(&pos) {
-            continue;
+            return Ok(());
         }
         let Some(p) = tables.lookup(&pos) else {
-            continue;
+            return Ok(());
         };
         let (w, b, k) = if pos.side() == Color::White {
             (pos.white(), pos.black(), pos.kings())
@@ -623,6 +610,34 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
         };
         writeln!(out, "{line} {v} {m}").map_err(|e| e.to_string())?;
         written += 1;
+        Ok(())
+    };
+    if a.positions.is_some() {
+        for pos in listed {
+            emit(pos)?;
+        }
+    } else {
+        // Drawn from every slice built, one at a time (no list: --per-slice may be large).
+        let slices = built_slices::<R>(dir).map_err(|e| e.to_string())?;
+        for (m, _) in slices {
+            if m.pieces() < a.min_pieces {
+                continue;
+            }
+            let index = SliceIndex::<R::Board>::new(m);
+            let total = index.positions();
+            let mut state = a.seed ^ m.id().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for _ in 0..a.per_slice {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^= z >> 31;
+                let (w, b, k) = index.position_of(z % total);
+                if let Ok(pos) = Position::<R>::from_parts(w, b, k, Color::White) {
+                    emit(pos)?;
+                }
+            }
+        }
     }
     out.flush().map_err(|e| e.to_string())?;
     eprintln!("{written} positions written to {}", a.out.display());

@@ -1,7 +1,8 @@
 //! `tiao egdb sample` end to end on small russian tables built here: the lines are well formed
 //! and name their slice, the same seed gives the same bytes, `--min-pieces` and `--positions`
-//! choose the positions, a lone king against a lone king is nearly always drawn, and a bad FEN in
-//! `--positions` is refused naming its line.
+//! choose the positions, a lone king against a lone king is nearly always drawn, and a directory
+//! without tables or a bad FEN in `--positions` is refused (naming the directory or the line;
+//! an earlier output is left as it was).
 
 use crate::cli_support::tiao;
 use std::path::{Path, PathBuf};
@@ -110,11 +111,23 @@ fn egdb_sample_draws_labelled_quiet_positions_from_the_tables() {
     assert_eq!(sq(lines[1], 29), 'k', "{}", lines[1]); // a1 is square 29
     assert_eq!(sq(lines[1], 4), 'y', "{}", lines[1]); // h8 is square 4
 
-    // A bad FEN is refused, naming the file's line.
+    // A bad FEN is refused, naming the file's line, and the output of before is left as it was.
+    let before = std::fs::read(&c).unwrap();
     std::fs::write(&fens, "W:WKa1:BKh8\nW:Wz9:Bh8\n").unwrap();
     let (_, err, ok) = sample(d, &c, &["--positions", fens.to_str().unwrap()]);
     assert!(!ok);
     assert!(err.contains("line 2"), "{err}");
+    assert_eq!(std::fs::read(&c).unwrap(), before);
+
+    // No tables of the variant: an error naming the directory, no output.
+    let empty = temp("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = temp("none.txt");
+    let (_, err, ok) = sample(empty.to_str().unwrap(), &out, &["--per-slice", "10"]);
+    assert!(!ok);
+    assert!(err.contains("no russian tables"), "{err}");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&empty);
 
     for p in [a, b, c, fens] {
         let _ = std::fs::remove_file(p);
