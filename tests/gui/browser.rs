@@ -66,12 +66,13 @@ fn set_up(b: &Browser, variant: &str, fen: &str, cells: usize) {
         &format!("a {variant} board"),
         &format!("return document.getElementById('board').dataset.variant === '{variant}';"),
     );
-    // Typed at once (a state arriving while typing would refill the field).
+    // Typed and sent in one script: the page's click handler reads the field at once, so a state
+    // arriving from the server cannot refill the field between the two (it did once between a
+    // typed FEN and a WebDriver click, and the old position was set up).
     b.script(
-        "document.getElementById('fen').value = arguments[0];",
+        "document.getElementById('fen').value = arguments[0]; document.getElementById('setup').click();",
         json!([fen]),
     );
-    b.click_on("#setup");
     b.wait_until(
         &format!("{variant} {fen} set up"),
         &format!(
