@@ -541,8 +541,9 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
     use std::io::{BufRead, Write};
     use tiao::draughts::board::Geometry;
     use tiao::draughts::movegen::has_capture;
-    use tiao::egdb::draughts::index::{SliceIndex, rotate};
+    use tiao::egdb::draughts::index::{SliceIndex, white_to_move};
     use tiao::game::color::Color;
+    use tiao::game::rng::Rng;
     let (tables, problems) = open_tables::<R>(dir);
     for p in &problems {
         eprintln!("warning: {p}");
@@ -581,15 +582,7 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
         let Some(p) = tables.lookup(&pos) else {
             return Ok(());
         };
-        let (w, b, k) = if pos.side() == Color::White {
-            (pos.white(), pos.black(), pos.kings())
-        } else {
-            (
-                rotate::<R::Board>(pos.black()),
-                rotate::<R::Board>(pos.white()),
-                rotate::<R::Board>(pos.kings()),
-            )
-        };
+        let (w, b, k) = white_to_move(&pos);
         let m = Material::of(w, b, k, true);
         let mut line = String::with_capacity(squares as usize + 16);
         for n in 1..=squares {
@@ -625,14 +618,10 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
             }
             let index = SliceIndex::<R::Board>::new(m);
             let total = index.positions();
-            let mut state = a.seed ^ m.id().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            // Each slice's own sequence: a slice's draw does not depend on which others are built.
+            let mut rng = Rng::new(a.seed ^ m.id().rotate_left(32));
             for _ in 0..a.per_slice {
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^= z >> 31;
-                let (w, b, k) = index.position_of(z % total);
+                let (w, b, k) = index.position_of(rng.next_u64() % total);
                 if let Ok(pos) = Position::<R>::from_parts(w, b, k, Color::White) {
                     emit(pos)?;
                 }

@@ -194,6 +194,23 @@ pub fn rotate<G: Geometry>(b: u64) -> u64 {
     b.reverse_bits() >> (64 - span)
 }
 
+/// The pieces of `pos` as the tables store it, White to move: (side to move's pieces, the other
+/// side's, kings), turned round ([`rotate`]) when Black is to move.
+#[inline(always)]
+pub fn white_to_move<R: crate::draughts::rules::Rules>(
+    pos: &crate::draughts::position::Position<R>,
+) -> (u64, u64, u64) {
+    if pos.side() == crate::game::color::Color::White {
+        (pos.white(), pos.black(), pos.kings())
+    } else {
+        (
+            rotate::<R::Board>(pos.black()),
+            rotate::<R::Board>(pos.white()),
+            rotate::<R::Board>(pos.kings()),
+        )
+    }
+}
+
 /// The colex rank of the squares of `set` among the squares of `region` (`set` within it).
 #[inline(always)]
 fn rank(set: u64, region: u64) -> u64 {

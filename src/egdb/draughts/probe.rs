@@ -12,7 +12,7 @@
 //! header their name calls for are probed; a block that fails to decode later answers `None`.
 
 use super::build::{header, header_of_size};
-use super::index::{Material, SliceIndex, rotate};
+use super::index::{Material, SliceIndex, white_to_move};
 use super::{DISTANCE_EXT, WDL_EXT, max_table_pieces};
 use crate::draughts::movegen;
 use crate::draughts::position::Position;
@@ -21,7 +21,6 @@ use crate::egdb::checked::CheckRecord;
 use crate::egdb::{
     CHECK_AT_OPEN_MAX, EgdbError, Kind, Opened, Probe, Probed, Table, Wdl, pending_check,
 };
-use crate::game::color::Color;
 use crate::game::{MoveList, Variant};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -121,14 +120,7 @@ impl<R: Rules> DraughtsTables<R> {
         if pos.occupied().count_ones() > self.max_pieces {
             return None;
         }
-        let (mut w, mut b, mut k) = (pos.white(), pos.black(), pos.kings());
-        if pos.side() == Color::Black {
-            (w, b, k) = (
-                rotate::<R::Board>(b),
-                rotate::<R::Board>(w),
-                rotate::<R::Board>(k),
-            );
-        }
+        let (w, b, k) = white_to_move(pos);
         let m = Material::of(w, b, k, true);
         if m.wk + m.wm == 0 || m.bk + m.bm == 0 {
             return None;

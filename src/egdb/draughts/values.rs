@@ -16,7 +16,7 @@
 //! a slice is read only in the ranges its build has finished (the retrograde analysis
 //! guarantees it: see [`super::retro`]).
 
-use super::index::{Material, SliceIndex, rotate};
+use super::index::{Material, SliceIndex, white_to_move};
 use crate::draughts::movegen;
 use crate::draughts::moves::Move;
 use crate::draughts::position::Position;
@@ -215,14 +215,7 @@ impl<R: Rules> Known<R> {
     /// known.
     #[inline(always)]
     pub fn locate(&self, pos: &Position<R>) -> Option<(&SliceData<R>, u64)> {
-        let (mut w, mut b, mut k) = (pos.white(), pos.black(), pos.kings());
-        if pos.side() == crate::game::color::Color::Black {
-            (w, b, k) = (
-                rotate::<R::Board>(b),
-                rotate::<R::Board>(w),
-                rotate::<R::Board>(k),
-            );
-        }
+        let (w, b, k) = white_to_move(pos);
         let s = self.get(Material::of(w, b, k, true))?;
         Some((s, s.index.index(w, b, k)))
     }
