@@ -556,7 +556,7 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
         ));
     }
     // A file of positions is read whole before the output is created: a bad line leaves an
-    // earlier output as it was.
+    // earlier output as it was (without --positions the list stays empty).
     let mut listed: Vec<Position<R>> = Vec::new();
     if let Some(path) = &a.positions {
         let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -605,11 +605,10 @@ fn sample_for<R: tiao::draughts::rules::Rules>(dir: &Path, a: &SampleArgs) -> Re
         written += 1;
         Ok(())
     };
-    if a.positions.is_some() {
-        for pos in listed {
-            emit(pos)?;
-        }
-    } else {
+    for pos in listed {
+        emit(pos)?;
+    }
+    if a.positions.is_none() {
         // Drawn from every slice built, one at a time (no list: --per-slice may be large).
         let slices = built_slices::<R>(dir).map_err(|e| e.to_string())?;
         for (m, _) in slices {
